@@ -1,0 +1,129 @@
+// The mesh of router cores, the links between them and an event-driven scheduler: a
+// router is stepped only in cycles where it has work, so an idle mesh costs nothing.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "router_core.hpp"
+
+namespace meshsync {
+
+// Where ejected flits go (the network interfaces, or a traffic scoreboard).
+class NetworkSink {
+ public:
+  virtual ~NetworkSink() = default;
+  virtual void on_eject(NodeId node, const Flit& f, std::uint64_t cycle) = 0;
+};
+
+// Something that creates packets by itself at future cycles (a traffic generator).
+class TrafficSource {
+ public:
+  virtual ~TrafficSource() = default;
+  virtual std::uint64_t next_cycle() const = 0;  // kNever when done
+  virtual void emit(std::uint64_t cycle, class NetworkCore& net) = 0;
+};
+
+// Observes router outputs and barrier registers for waveforms; only called when set.
+class NetworkProbe {
+ public:
+  virtual ~NetworkProbe() = default;
+  virtual void on_output(NodeId node, int port, const Flit& f, std::uint64_t cycle) = 0;
+  virtual void on_barrier(NodeId node, int reg, std::uint64_t cycle) = 0;
+  virtual void after_step(NodeId node, std::uint64_t cycle) = 0;
+  // A cycle in which the probe must run although no router has work (to end a pulse).
+  virtual std::uint64_t next_cycle() const = 0;
+  virtual void begin_cycle(std::uint64_t cycle) = 0;
+};
+
+// Raised when a busy network makes no progress for NetworkConfig::deadlock_cycles.
+struct DeadlockError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct LinkCounters {
+  std::uint64_t sync_hops = 0;  // links crossed by sync messages
+  std::uint64_t worm_flit_hops = 0;
+};
+
+class NetworkCore {
+ public:
+  explicit NetworkCore(const NetworkConfig& cfg);
+  NetworkCore(const NetworkCore&) = delete;
+  NetworkCore& operator=(const NetworkCore&) = delete;
+
+  const NetworkConfig& config() const { return cfg_; }
+  const MeshShape& mesh() const { return cfg_.mesh; }
+  RouterCore& router(NodeId n) { return routers_[n]; }
+  const RouterCore& router(NodeId n) const { return routers_[n]; }
+
+  void set_sink(NetworkSink* s) { sink_ = s; }
+  void set_traffic(TrafficSource* t) { traffic_ = t; }
+  void set_probe(NetworkProbe* p) { probe_ = p; }
+
+  // Hand a flit to node's injection channel; it enters the router at `cycle` or later.
+  void inject(NodeId node, const Flit& f, std::uint64_t cycle);
+
+  // The earliest cycle that has work, or kNever.
+  std::uint64_t next_event_cycle() const;
+  // Runs every router that has work in cycle c. Cycles must be given in increasing order.
+  void run_cycle(std::uint64_t c);
+  // Without SystemC: run until nothing is left or `limit` is reached; returns the last
+  // cycle processed.
+  std::uint64_t run_until_idle(std::uint64_t limit = kNever);
+  bool idle() const { return queue_.empty(); }
+  std::uint64_t last_cycle() const { return last_cycle_; }
+
+  LinkCounters& counters() { return counters_; }
+  std::uint64_t router_steps() const { return router_steps_; }
+  std::uint64_t new_packet_id() { return ++packet_ids_; }
+
+  // Called by routers.
+  void schedule(NodeId n, std::uint64_t cycle);
+  void eject(NodeId n, const Flit& f, std::uint64_t cycle) {
+    if (sink_) sink_->on_eject(n, f, cycle);
+  }
+  void count_link(const Flit& f) {
+    if (f.sync) ++counters_.sync_hops;
+    else ++counters_.worm_flit_hops;
+  }
+  void trace_output(NodeId n, int port, const Flit& f, std::uint64_t cycle) {
+    if (probe_) probe_->on_output(n, port, f, cycle);
+  }
+  void note_barrier_event(NodeId n, int reg, std::uint64_t cycle) {
+    if (probe_) probe_->on_barrier(n, reg, cycle);
+  }
+
+  // One line per stuck buffer, for a deadlock report.
+  std::string stuck_report(std::size_t max_lines = 12) const;
+
+ private:
+  struct Wake {
+    std::uint64_t cycle;
+    NodeId node;
+    bool operator>(const Wake& o) const {
+      return cycle != o.cycle ? cycle > o.cycle : node > o.node;
+    }
+  };
+
+  NetworkConfig cfg_;
+  std::vector<RouterCore> routers_;
+  std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> queue_;
+  NetworkSink* sink_ = nullptr;
+  TrafficSource* traffic_ = nullptr;
+  NetworkProbe* probe_ = nullptr;
+  LinkCounters counters_;
+  std::uint64_t last_cycle_ = 0;
+  bool started_ = false;
+  bool in_cycle_ = false;
+  std::uint64_t last_progress_ = 0;
+  std::uint64_t router_steps_ = 0;
+  std::uint64_t packet_ids_ = 0;
+};
+
+}  // namespace meshsync

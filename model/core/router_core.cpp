@@ -1,0 +1,262 @@
+#include "router_core.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "network_core.hpp"
+
+namespace meshsync {
+
+RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg)
+    : id_(id),
+      coord_(where),
+      mesh_(cfg.mesh),
+      timing_(cfg.timing),
+      regs_(cfg.router.barrier_registers),
+      outbox_(cfg.router.barrier_registers) {
+  for (int p = 0; p < kPorts; ++p) {
+    for (int v = 0; v < kVcs; ++v) {
+      const std::uint32_t depth =
+          v == kWormVc ? cfg.router.buffer_depth : cfg.router.sync_buffer_depth;
+      in_[p][v].set_capacity(depth);
+      credits_[p][v] = depth;  // the downstream buffer of the same class is empty
+    }
+    worm_owner_[p] = -1;
+  }
+}
+
+Port RouterCore::route_of(const Flit& f) const {
+  return next_port(coord_, mesh_.coord(f.dest), f.route);
+}
+
+void RouterCore::inject(const Flit& f, std::uint64_t cycle) {
+  // The injection channel is one FIFO; the NI and traffic sources hand flits over in
+  // non-decreasing cycle order, so a push_back keeps it sorted.
+  if (!source_.empty() && source_.back().cycle > cycle) cycle = source_.back().cycle;
+  source_.push_back({f, cycle});
+}
+
+std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival) {
+  Buffered b;
+  b.flit = f;
+  std::uint32_t delay = timing_.trn;
+  if (f.sync) {
+    const int r = regs_.lookup(f.gid);
+    if (f.dest == id_) {
+      // Every sync message addressed to this router goes through the CAM (t_rm).
+      delay = timing_.trm;
+      const bool control = f.stype == SyncType::Setup || f.stype == SyncType::Teardown;
+      const bool hardware = r >= 0 && regs_.at(r).member();
+      // A miss goes on to the network interface: the group lives in node memory there.
+      b.out = (control || hardware) ? kConsume : static_cast<std::int8_t>(index(Port::Local));
+    } else {
+      if (r >= 0 && regs_.at(r).transit()) delay = timing_.trm;  // a CS path router
+      b.out = static_cast<std::int8_t>(index(route_of(f)));
+    }
+  } else {
+    b.out = static_cast<std::int8_t>(index(route_of(f)));
+  }
+  b.ready = arrival + delay - 1;
+  in_[index(in)][f.vc()].push(b);
+  return b.ready;
+}
+
+void RouterCore::update_cs_path(const Flit& f) {
+  // CS setup/teardown messages program the routers they cross (not their endpoints).
+  if (f.stype == SyncType::Setup) {
+    const int r = regs_.find_or_allocate(f.gid);
+    if (r >= 0) regs_.at(r).open_transit(f.gid);
+    // No free register: this router stays out of the CS tree and forwards with t_rn.
+  } else if (f.stype == SyncType::Teardown) {
+    const int r = regs_.lookup(f.gid);
+    if (r >= 0) regs_.at(r).close_transit();
+  }
+}
+
+void RouterCore::barrier_unit(const Flit& f, std::uint64_t cycle, NetworkCore& net) {
+  if (f.stype == SyncType::Setup || f.stype == SyncType::Teardown) return;  // path end
+  const int r = regs_.lookup(f.gid);
+  if (r < 0 || !regs_.at(r).member()) {
+    // The register was freed while the message was in the buffer: hand it to the NI.
+    outbox_[0].push_back({f, static_cast<std::int8_t>(index(Port::Local))});
+    ++pending_;
+    return;
+  }
+  BarrierRegister& reg = regs_.at(r);
+  auto& box = outbox_[static_cast<std::size_t>(r)];
+  if (f.stype == SyncType::Arrive) {
+    if (auto up = reg.on_arrive(f.data, id_)) {
+      box.push_back({*up, static_cast<std::int8_t>(index(route_of(*up)))});
+      ++pending_;
+    }
+  } else {
+    for (const Flit& m : reg.on_release(id_)) {
+      box.push_back({m, static_cast<std::int8_t>(index(route_of(m)))});
+      ++pending_;
+    }
+  }
+  net.note_barrier_event(id_, r, cycle);
+}
+
+void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, NetworkCore& net) {
+  net.trace_output(id_, out, f, cycle);
+  if (out == index(Port::Local)) {
+    net.eject(id_, f, cycle + 1);
+    return;
+  }
+  if (f.sync && (f.stype == SyncType::Setup || f.stype == SyncType::Teardown)) update_cs_path(f);
+  const int v = f.vc();
+  --credits_[out][v];
+  RouterCore* next = neighbor_[out];
+  const std::uint64_t ready =
+      next->receive(opposite(port_at(out)), f, cycle + 1 + timing_.tp);
+  net.count_link(f);
+  net.schedule(next->id(), ready);
+}
+
+bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
+  while (!credit_returns_.empty() && credit_returns_.front().cycle <= c) {
+    const CreditReturn& cr = credit_returns_.front();
+    ++credits_[cr.port][cr.vc];
+    credit_returns_.pop_front();
+  }
+  bool moved = false;
+  // The injection channel carries one flit per cycle into the Local input buffer.
+  if (!source_.empty() && source_.front().cycle <= c) {
+    const Flit& f = source_.front().flit;
+    if (!in_[index(Port::Local)][f.vc()].full()) {
+      receive(Port::Local, f, c);
+      source_.pop_front();
+      moved = true;
+    }
+  }
+
+  // Stage 1, input arbitration: each input port offers one VC whose head flit is ready
+  // and could move (credit available, worm VC free or already ours).
+  constexpr std::int8_t kNone = -2;
+  std::array<std::int8_t, kPorts> want{};
+  std::array<std::int8_t, kPorts> want_vc{};
+  want.fill(kNone);
+  for (int i = 0; i < kPorts; ++i) {
+    for (int k = 0; k < kVcs; ++k) {
+      const int v = (in_rr_[i] + k) % kVcs;
+      const auto& q = in_[i][v];
+      if (q.empty()) continue;
+      const Buffered& b = q.front();
+      if (b.ready > c) continue;
+      if (b.out != kConsume) {
+        if (!has_credit(b.out, v)) continue;
+        if (v == kWormVc && worm_owner_[b.out] != (b.flit.head ? -1 : i)) continue;
+      }
+      want[i] = b.out;
+      want_vc[i] = static_cast<std::int8_t>(v);
+      break;
+    }
+  }
+
+  const auto pop_input = [&](int i) {
+    const int v = want_vc[i];
+    in_[i][v].pop();
+    in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
+    if (i != index(Port::Local))
+      neighbor_[i]->return_credit(opposite(port_at(i)), v, c + 1 + timing_.tp);
+  };
+
+  // The barrier unit accepts from every input in the same cycle: it never blocks, which
+  // is what keeps sync messages out of any channel dependency (docs/deadlock.md).
+  for (int i = 0; i < kPorts; ++i) {
+    if (want[i] != kConsume) continue;
+    const Flit f = in_[i][want_vc[i]].front().flit;
+    pop_input(i);
+    barrier_unit(f, c, net);
+    moved = true;
+  }
+
+  // Stage 2, output arbitration: round robin over the five inputs, then the barrier
+  // registers' held messages, starting after the last winner.
+  const int requesters = kPorts + static_cast<int>(outbox_.size());
+  for (int o = 0; o < kPorts; ++o) {
+    for (int k = 0; k < requesters; ++k) {
+      const int r = (out_rr_[o] + k) % requesters;
+      if (r < kPorts) {
+        if (want[r] != o) continue;
+        const int v = want_vc[r];
+        const Flit f = in_[r][v].front().flit;
+        pop_input(r);
+        if (v == kWormVc) worm_owner_[o] = f.tail ? -1 : static_cast<std::int8_t>(r);
+        send(o, f, c, net);
+      } else {
+        if (pending_ == 0) continue;
+        auto& box = outbox_[static_cast<std::size_t>(r - kPorts)];
+        auto it = std::find_if(box.begin(), box.end(), [&](const Pending& p) {
+          return p.out == o && has_credit(o, p.flit.vc());
+        });
+        if (it == box.end()) continue;
+        const Flit f = it->flit;
+        box.erase(it);
+        --pending_;
+        send(o, f, c, net);
+      }
+      out_rr_[o] = static_cast<std::uint16_t>((r + 1) % requesters);
+      moved = true;
+      break;
+    }
+  }
+  return moved;
+}
+
+std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
+  if (pending_ > 0) return c + 1;
+  std::uint64_t next = kNever;
+  for (const auto& port : in_)
+    for (const auto& q : port) {
+      if (q.empty()) continue;
+      const std::uint64_t r = q.front().ready;
+      if (r <= c) return c + 1;
+      next = std::min(next, r);
+    }
+  if (!source_.empty()) next = std::min(next, std::max(c + 1, source_.front().cycle));
+  return next;
+}
+
+bool RouterCore::idle() const {
+  if (pending_ > 0 || !source_.empty()) return false;
+  for (const auto& port : in_)
+    for (const auto& q : port)
+      if (!q.empty()) return false;
+  return true;
+}
+
+void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& mesh) const {
+  static const char* vc_name[kVcs] = {"worm", "sync-XY", "sync-YX"};
+  const auto where = [&](NodeId n) {
+    const Coord k = mesh.coord(n);
+    return "(" + std::to_string(k.x) + "," + std::to_string(k.y) + ")";
+  };
+  const std::string me = "router " + where(id_);
+  for (int i = 0; i < kPorts; ++i)
+    for (int v = 0; v < kVcs; ++v) {
+      const auto& q = in_[i][v];
+      if (q.empty()) continue;
+      const Buffered& b = q.front();
+      std::ostringstream s;
+      s << me << " input " << port_name(port_at(i)) << " " << vc_name[v] << ": " << q.size()
+        << " flit(s), head " << (b.flit.sync ? "sync" : "packet " + std::to_string(b.flit.packet))
+        << " to " << where(b.flit.dest);
+      if (b.out == kConsume) {
+        s << " for the barrier unit";
+      } else {
+        s << " waiting for output " << port_name(port_at(b.out)) << " (credits "
+          << credits_[b.out][v];
+        if (v == kWormVc && worm_owner_[b.out] >= 0)
+          s << ", worm VC held by input " << port_name(port_at(worm_owner_[b.out]));
+        s << ")";
+      }
+      out.push_back(s.str());
+    }
+  if (pending_ > 0) out.push_back(me + ": " + std::to_string(pending_) + " message(s) held in barrier registers");
+  if (!source_.empty())
+    out.push_back(me + ": " + std::to_string(source_.size()) + " flit(s) waiting at the NI");
+}
+
+}  // namespace meshsync

@@ -1,0 +1,110 @@
+// The router's behaviour, in plain C++: the single description that the SystemC mesh
+// clocks, the tests exercise and the RTL must match cycle for cycle. The cycle contract
+// (pipeline, credits, arbitration order) is written in docs/microarchitecture.md; each
+// step() below is one cycle of it.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "barrier_register.hpp"
+#include "config.hpp"
+#include "flit.hpp"
+#include "flit_fifo.hpp"
+
+namespace meshsync {
+
+class NetworkCore;
+
+inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+class RouterCore {
+ public:
+  RouterCore(NodeId id, Coord where, const NetworkConfig& cfg);
+
+  NodeId id() const { return id_; }
+  Coord coord() const { return coord_; }
+  BarrierRegisterFile& registers() { return regs_; }
+  const BarrierRegisterFile& registers() const { return regs_; }
+
+  // Wiring, done once by NetworkCore.
+  void connect(Port p, RouterCore* neighbor) { neighbor_[index(p)] = neighbor; }
+
+  // The network interface's injection channel: flits enter the Local input no earlier
+  // than `cycle`, one per cycle, in order.
+  void inject(const Flit& f, std::uint64_t cycle);
+  // A flit leaving a neighbour: it is in our input buffer from `arrival` on. Returns
+  // the first cycle it may leave again (the owner schedules us then).
+  std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival);
+  // A credit for our output `out`, virtual channel `vc`, usable from `cycle` on.
+  void return_credit(Port out, int vc, std::uint64_t cycle) {
+    credit_returns_.push_back({cycle, static_cast<std::uint8_t>(index(out)),
+                               static_cast<std::uint8_t>(vc)});
+  }
+
+  // One clock cycle. Returns true if any flit moved.
+  bool step(std::uint64_t cycle, NetworkCore& net);
+  // The next cycle at which step() has something to do, or kNever.
+  std::uint64_t next_wake(std::uint64_t cycle) const;
+  bool idle() const;
+
+  // Lines describing every buffered flit, for deadlock reports.
+  void describe_stuck(std::vector<std::string>& out, const MeshShape& mesh) const;
+
+  // Credits this router holds for output `p`, VC `vc` (tests and waveforms).
+  std::uint32_t credits(Port p, int vc) const { return credits_[index(p)][vc]; }
+  std::size_t buffered(Port p, int vc) const { return in_[index(p)][vc].size(); }
+
+  std::uint64_t scheduled_at = kNever;  // owned by NetworkCore's scheduler
+
+ private:
+  static constexpr std::int8_t kConsume = -1;  // the barrier unit takes the flit
+  struct Buffered {
+    Flit flit;
+    std::uint64_t ready = 0;  // first cycle it may leave the buffer
+    std::int8_t out = 0;      // output port index, or kConsume
+  };
+  struct CreditReturn {
+    std::uint64_t cycle;
+    std::uint8_t port;
+    std::uint8_t vc;
+  };
+  struct Pending {  // a message held in a barrier register until its port is free
+    Flit flit;
+    std::int8_t out;
+  };
+  struct SourceEntry {
+    Flit flit;
+    std::uint64_t cycle;
+  };
+
+  Port route_of(const Flit& f) const;
+  void barrier_unit(const Flit& f, std::uint64_t cycle, NetworkCore& net);
+  void send(int out, const Flit& f, std::uint64_t cycle, NetworkCore& net);
+  void update_cs_path(const Flit& f);
+  bool has_credit(int out, int vc) const {
+    return out == index(Port::Local) || credits_[out][vc] > 0;
+  }
+
+  NodeId id_;
+  Coord coord_;
+  MeshShape mesh_;
+  Timing timing_;
+  std::array<RouterCore*, kPorts> neighbor_{};
+  std::array<std::array<FlitFifo<Buffered>, kVcs>, kPorts> in_;
+  std::array<std::array<std::uint32_t, kVcs>, kPorts> credits_{};
+  std::array<std::int8_t, kPorts> worm_owner_{};  // input holding each output's worm VC
+  std::array<std::uint8_t, kPorts> in_rr_{};      // next VC to favour, per input
+  std::array<std::uint16_t, kPorts> out_rr_{};    // next requester to favour, per output
+  std::deque<CreditReturn> credit_returns_;
+  std::deque<SourceEntry> source_;
+  BarrierRegisterFile regs_;
+  std::vector<std::vector<Pending>> outbox_;  // per barrier register
+  std::uint32_t pending_ = 0;                 // messages in all outboxes
+};
+
+}  // namespace meshsync

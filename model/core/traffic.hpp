@@ -1,0 +1,89 @@
+// Synthetic unicast load, the way NoC simulators (BookSim, Noxim) measure a router:
+// Bernoulli packet injection at every node, a destination pattern, and latency from
+// packet creation (source queueing included) to tail delivery. Definitions in
+// docs/traffic.md.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "network_core.hpp"
+#include "packet.hpp"
+
+namespace meshsync {
+
+enum class TrafficPattern { Uniform, Transpose, Hotspot };
+TrafficPattern parse_pattern(const std::string& s);  // throws ConfigError
+
+struct TrafficParams {
+  TrafficPattern pattern = TrafficPattern::Uniform;
+  double rate = 0.1;             // offered flits per node per cycle
+  std::uint16_t flits = 1;       // packet length
+  std::uint64_t warmup = 1000;   // cycles before measurement
+  std::uint64_t cycles = 10000;  // measured cycles
+  std::uint64_t seed = 1;
+  double hotspot_fraction = 0.2;  // share of packets sent to the hotspot (mesh centre)
+  void validate(const MeshShape& mesh) const;  // throws ConfigError
+};
+
+struct TrafficResult {
+  double latency_avg = 0;
+  std::uint64_t latency_p99 = 0;
+  std::uint64_t latency_max = 0;
+  double accepted = 0;  // delivered flits per node per cycle in the window
+  double offered = 0;
+  double hops_avg = 0;
+  std::uint64_t packets_measured = 0;
+  std::uint64_t packets_delivered = 0;
+  std::uint64_t flits_delivered = 0;
+};
+
+// Creates packets (a TrafficSource) and checks and measures them (a NetworkSink that the
+// owner forwards ordinary flits to).
+class TrafficGenerator : public TrafficSource {
+ public:
+  TrafficGenerator(const TrafficParams& p, const MeshShape& mesh, std::uint64_t start_cycle);
+
+  std::uint64_t next_cycle() const override;
+  void emit(std::uint64_t cycle, NetworkCore& net) override;
+
+  bool owns(const Flit& f) const { return board_.knows(f.packet); }
+  void on_eject(NodeId node, const Flit& f, std::uint64_t cycle);
+  // All measured packets created and delivered.
+  bool finished() const;
+  const Scoreboard& scoreboard() const { return board_; }
+  TrafficResult result() const;
+  std::uint64_t window_end() const { return window_end_; }
+
+ private:
+  struct NextPacket {
+    std::uint64_t cycle;
+    NodeId node;
+    bool operator>(const NextPacket& o) const {
+      return cycle != o.cycle ? cycle > o.cycle : node > o.node;
+    }
+  };
+  NodeId pick_dest(NodeId src);
+  std::uint64_t gap();
+
+  TrafficParams p_;
+  MeshShape mesh_;
+  std::uint64_t window_begin_;
+  std::uint64_t window_end_;
+  std::mt19937_64 rng_;
+  std::geometric_distribution<std::uint64_t> gap_;
+  std::priority_queue<NextPacket, std::vector<NextPacket>, std::greater<NextPacket>> next_;
+  Scoreboard board_;
+  std::vector<std::uint64_t> latencies_;
+  std::uint64_t measured_created_ = 0;
+  std::uint64_t measured_hops_ = 0;
+  std::uint64_t window_flits_ = 0;
+  std::uint64_t created_in_window_flits_ = 0;
+  std::vector<bool> measured_;  // by packet id, small ids only
+  std::uint64_t first_packet_ = 0;
+};
+
+}  // namespace meshsync

@@ -1,0 +1,49 @@
+// What software asks of its network interface. Each command is one TLM-2.0 blocking
+// transport: the generic payload's address selects the command and its data pointer
+// carries the command's struct (docs/architecture.md, "The NI's command set").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "../core/barrier_register.hpp"
+
+namespace meshsync {
+
+enum class NiCommand : std::uint64_t {
+  Send = 0x00,            // NiSend: an ordinary message, start-up t_s charged to the caller
+  Receive = 0x10,         // NiReceive: blocks until a message is delivered
+  ProgramBarrier = 0x20,  // NiProgram: write this node's barrier register
+  FreeBarrier = 0x28,     // NiGroup: release it
+  Barrier = 0x30,         // NiGroup: arrive, block until released
+  CsPathSetup = 0x40,     // NiCsPath: program the routers on the path to the parent
+  CsPathTeardown = 0x48,  // NiCsPath: release them
+};
+
+struct NiSend {
+  NodeId dest = 0;
+  std::vector<std::uint32_t> words;
+};
+
+struct NiReceive {
+  NodeId src = 0;
+  std::vector<std::uint32_t> words;
+  std::uint64_t cycle = 0;  // delivery of the tail flit
+};
+
+struct NiProgram {
+  BarrierRegisterSetup setup;
+  bool in_hardware = false;  // out: false when the router had no free register
+};
+
+struct NiGroup {
+  std::uint8_t gid = 0;
+  std::uint64_t release_cycle = 0;  // out (Barrier)
+};
+
+struct NiCsPath {
+  std::uint8_t gid = 0;
+  NodeId parent = 0;
+};
+
+}  // namespace meshsync

@@ -1,0 +1,267 @@
+#include "commands.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "../../model/systemc/vcd_probe.hpp"
+#include "../collective/member_spec.hpp"
+#include "../runtime/machine.hpp"
+
+namespace meshsync {
+
+using nlohmann::json;
+
+namespace {
+
+std::uint32_t checked(std::int64_t v, const char* name, std::int64_t min) {
+  if (v < 0) throw ConfigError(fmt::format("{} must not be negative, got {}", name, v));
+  if (v < min) throw ConfigError(fmt::format("{} must be at least {}, got {}", name, min, v));
+  if (v > 100000000) throw ConfigError(fmt::format("{} is too large: {}", name, v));
+  return static_cast<std::uint32_t>(v);
+}
+
+json coord_json(const MeshShape& mesh, NodeId n) {
+  const Coord c = mesh.coord(n);
+  return json::array({c.x, c.y});
+}
+
+std::string coord_text(const MeshShape& mesh, NodeId n) {
+  const Coord c = mesh.coord(n);
+  return fmt::format("({},{})", c.x, c.y);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+json timing_json(const Timing& t) {
+  return json{{"ts", t.ts}, {"tp", t.tp}, {"trn", t.trn}, {"trm", t.trm}};
+}
+
+}  // namespace
+
+NetworkConfig NetworkOptions::resolve() const {
+  NetworkConfig c;
+  c.mesh = parse_mesh(mesh);
+  c.timing.ts = checked(ts, "ts", 1);
+  c.timing.tp = checked(tp, "tp", 1);
+  c.timing.trn = checked(trn, "trn", 1);
+  c.timing.trm = checked(trm, "trm", 1);
+  c.router.buffer_depth = checked(buffer_depth, "buffer-depth", 1);
+  c.router.sync_buffer_depth = checked(sync_buffer_depth, "sync-buffer-depth", 1);
+  c.router.barrier_registers = checked(registers, "registers", 0);
+  if (deadlock_cycles < 1) throw ConfigError("deadlock-cycles must be positive");
+  c.deadlock_cycles = static_cast<std::uint64_t>(deadlock_cycles);
+  c.validate();
+  return c;
+}
+
+int run_barrier(const BarrierOptions& o) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  const NetworkConfig cfg = o.net.resolve();
+  const BarrierScheme scheme = parse_scheme(o.scheme);
+  if (o.repeat < 1) throw ConfigError(fmt::format("repeat must be at least 1, got {}", o.repeat));
+  // Random member sets are drawn afresh for every repetition (seed, seed+1, ...), as the
+  // paper averages over random groups; explicit sets repeat the same group.
+  std::vector<std::vector<NodeId>> member_sets;
+  for (std::int64_t i = 0; i < o.repeat; ++i)
+    member_sets.push_back(parse_members(o.members, cfg.mesh, o.seed + static_cast<std::uint64_t>(i)));
+
+  Machine machine(cfg);
+  std::optional<VcdProbe> vcd;
+  if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
+
+  struct Run {
+    Communicator comm;
+    BarrierMeasurement m;
+  };
+  std::vector<Run> runs;
+  machine.spawn("driver", [&] {
+    for (const auto& members : member_sets) {
+      Communicator c = machine.groups().create(cfg.mesh, members, scheme);
+      runs.push_back(Run{c, measure_barrier(machine, c)});
+      machine.groups().free(c);
+    }
+  });
+  machine.run();
+
+  const MeshShape& mesh = cfg.mesh;
+  const double wall = seconds_since(wall0);
+  if (o.json) {
+    json jr = json::array();
+    double lat = 0, ana = 0, hp = 0, height = 0;
+    for (const Run& r : runs) {
+      const BarrierTree& t = *r.comm.tree;
+      jr.push_back(json{{"members", t.nodes().size()},
+                        {"root", coord_json(mesh, t.root())},
+                        {"height", t.height()},
+                        {"latency_cycles", r.m.latency_cycles},
+                        {"analytic_cycles", t.analytic_cycles(cfg.timing)},
+                        {"hops", r.m.hops},
+                        {"software_fallbacks", r.m.software_fallbacks},
+                        {"barrier_wall_seconds", r.m.wall_seconds}});
+      lat += static_cast<double>(r.m.latency_cycles);
+      ana += static_cast<double>(t.analytic_cycles(cfg.timing));
+      hp += static_cast<double>(r.m.hops);
+      height += t.height();
+    }
+    const double n = static_cast<double>(runs.size());
+    json j = runs.size() == 1 ? jr[0] : json{{"members", runs[0].comm.tree->nodes().size()},
+                                             {"root", jr[0]["root"]},
+                                             {"height", height / n},
+                                             {"latency_cycles", lat / n},
+                                             {"analytic_cycles", ana / n},
+                                             {"hops", hp / n}};
+    j["scheme"] = scheme_name(scheme);
+    j["mesh"] = json::array({mesh.width, mesh.height});
+    j["timing"] = timing_json(cfg.timing);
+    j["seed"] = o.seed;
+    j["repeat"] = o.repeat;
+    j["wall_seconds"] = wall;
+    if (runs.size() > 1) j["runs"] = jr;
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  fmt::print("barrier  {} on a {}x{} mesh  ts={} tp={} trn={} trm={}  registers={}\n",
+             scheme_name(scheme), mesh.width, mesh.height, cfg.timing.ts, cfg.timing.tp,
+             cfg.timing.trn, cfg.timing.trm, cfg.router.barrier_registers);
+  fmt::print("{:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n", "run", "members", "root",
+             "height", "latency [cyc]", "analytic [cyc]", "hops", "sw-fallbk");
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const Run& r = runs[i];
+    const BarrierTree& t = *r.comm.tree;
+    fmt::print("{:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n", i + 1, t.nodes().size(),
+               coord_text(mesh, t.root()), t.height(), r.m.latency_cycles,
+               t.analytic_cycles(cfg.timing), r.m.hops, r.m.software_fallbacks);
+  }
+  fmt::print("wall time {:.3f} s\n", wall);
+  return 0;
+}
+
+int run_tree(const TreeOptions& o) {
+  const MeshShape mesh = parse_mesh(o.mesh);
+  const BarrierScheme scheme = parse_scheme(o.scheme);
+  if (o.json && o.dot) throw ConfigError("choose one of --json and --dot");
+  const BarrierTree t = build_tree(scheme, mesh, parse_members(o.members, mesh, o.seed));
+  // Children are named by the port the distribution leaves the parent through.
+  const auto child_port = [&](NodeId parent, const ChildLink& c) {
+    return port_name(next_port(mesh.coord(parent), mesh.coord(c.node), c.route));
+  };
+  if (o.json) {
+    json nodes = json::array();
+    for (const TreeNode& n : t.nodes()) {
+      json children = json::object();
+      for (const ChildLink& c : n.children) {
+        const std::string key(child_port(n.node, c));
+        if (scheme == BarrierScheme::BTM) children[key] = coord_json(mesh, c.node);
+        else children[key].push_back(coord_json(mesh, c.node));
+      }
+      nodes.push_back(json{{"node", coord_json(mesh, n.node)},
+                           {"parent", n.parent ? coord_json(mesh, *n.parent) : json(nullptr)},
+                           {"r", std::string(route_name(n.r))},
+                           {"children", children}});
+    }
+    json j{{"scheme", scheme_name(scheme)},
+           {"mesh", json::array({mesh.width, mesh.height})},
+           {"root", coord_json(mesh, t.root())},
+           {"height", t.height()},
+           {"nodes", nodes}};
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  if (o.dot) {
+    fmt::print("digraph {} {{\n  node [shape=box];\n", scheme_name(scheme));
+    for (const TreeNode& n : t.nodes()) {
+      const Coord c = mesh.coord(n.node);
+      fmt::print("  n{} [label=\"({},{})\" pos=\"{},{}!\"];\n", n.node, c.x, c.y, c.x, c.y);
+      for (const ChildLink& ch : n.children)
+        fmt::print("  n{} -> n{} [label=\"{}\"];\n", n.node, ch.node, child_port(n.node, ch));
+    }
+    fmt::print("}}\n");
+    return 0;
+  }
+  fmt::print("{} tree on a {}x{} mesh: {} members, root {}, height {}\n", scheme_name(scheme),
+             mesh.width, mesh.height, t.nodes().size(), coord_text(mesh, t.root()), t.height());
+  fmt::print("{:>9} {:>9} {:>3} {:>5} {:>6}  {}\n", "member", "parent P", "R", "depth", "hops",
+             "children (port: member)");
+  for (const TreeNode& n : t.nodes()) {
+    std::string kids;
+    for (const ChildLink& c : n.children)
+      kids += fmt::format("{}:{} ", child_port(n.node, c), coord_text(mesh, c.node));
+    fmt::print("{:>9} {:>9} {:>3} {:>5} {:>6}  {}\n", coord_text(mesh, n.node),
+               n.parent ? coord_text(mesh, *n.parent) : "-", n.parent ? route_name(n.r) : "-",
+               n.depth, n.path_hops, kids);
+  }
+  return 0;
+}
+
+int run_traffic(const TrafficOptions& o) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  const NetworkConfig cfg = o.net.resolve();
+  TrafficParams p;
+  p.pattern = parse_pattern(o.pattern);
+  p.rate = o.rate;
+  p.flits = static_cast<std::uint16_t>(checked(o.flits, "flits", 1));
+  if (o.flits > 1024) throw ConfigError("flits must be at most 1024");
+  p.cycles = checked(o.cycles, "cycles", 1);
+  p.warmup = checked(o.warmup, "warmup", 0);
+  p.seed = o.seed;
+  p.validate(cfg.mesh);
+
+  Machine machine(cfg);
+  std::optional<VcdProbe> vcd;
+  if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
+  TrafficGenerator gen(p, cfg.mesh, 0);
+  machine.mesh().attach_traffic(&gen);
+  const auto sim0 = std::chrono::steady_clock::now();
+  machine.run();
+  const double sim_wall = seconds_since(sim0);
+  if (!gen.finished())
+    throw SimulationError("traffic did not drain: " + std::to_string(gen.scoreboard().in_flight()) +
+                          " packets undelivered");
+  if (!gen.scoreboard().errors().empty())
+    throw SimulationError("scoreboard: " + gen.scoreboard().errors().front());
+  const TrafficResult r = gen.result();
+  const std::uint64_t cycles = machine.now();
+  const double router_cycles = static_cast<double>(cycles) * cfg.mesh.nodes();
+  const double wall = seconds_since(wall0);
+  if (o.json) {
+    json j{{"mesh", json::array({cfg.mesh.width, cfg.mesh.height})},
+           {"pattern", o.pattern},
+           {"rate", p.rate},
+           {"flits", p.flits},
+           {"warmup", p.warmup},
+           {"cycles", cycles},
+           {"measured_cycles", p.cycles},
+           {"offered", r.offered},
+           {"accepted", r.accepted},
+           {"latency_avg", r.latency_avg},
+           {"latency_p99", r.latency_p99},
+           {"latency_max", r.latency_max},
+           {"hops_avg", r.hops_avg},
+           {"packets_measured", r.packets_measured},
+           {"packets_delivered", r.packets_delivered},
+           {"flits_delivered", r.flits_delivered},
+           {"router_cycles_per_second", router_cycles / sim_wall},
+           {"timing", timing_json(cfg.timing)},
+           {"seed", p.seed},
+           {"wall_seconds", wall}};
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  fmt::print("traffic  {} on a {}x{} mesh, rate {} flits/node/cycle, {}-flit packets\n", o.pattern,
+             cfg.mesh.width, cfg.mesh.height, p.rate, p.flits);
+  fmt::print("  offered   {:.4f}   accepted {:.4f} flits/node/cycle\n", r.offered, r.accepted);
+  fmt::print("  latency   avg {:.2f}   p99 {}   max {} cycles ({} packets measured)\n",
+             r.latency_avg, r.latency_p99, r.latency_max, r.packets_measured);
+  fmt::print("  hops      avg {:.3f}\n", r.hops_avg);
+  fmt::print("  simulated {} cycles, {:.3g} router-cycles/s, wall {:.3f} s\n", cycles,
+             router_cycles / sim_wall, wall);
+  return 0;
+}
+
+}  // namespace meshsync

@@ -1,0 +1,20 @@
+// Lets every `meshsync` option be set from a YAML file (`--config FILE`): top-level keys
+// are option names of the chosen subcommand; unknown keys are errors.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace meshsync {
+
+class YamlConfig : public CLI::Config {
+ public:
+  explicit YamlConfig(const CLI::App* root) : root_(root) {}
+  std::string to_config(const CLI::App* app, bool default_also, bool write_description,
+                        std::string prefix) const override;
+  std::vector<CLI::ConfigItem> from_config(std::istream& input) const override;
+
+ private:
+  const CLI::App* root_;
+};
+
+}  // namespace meshsync

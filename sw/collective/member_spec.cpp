@@ -1,0 +1,91 @@
+#include "member_spec.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <regex>
+
+#include "../../model/core/config.hpp"
+
+namespace meshsync {
+
+namespace {
+long parse_count(const std::string& s, const std::string& what) {
+  static const std::regex number(R"(\s*(-?\d{1,9})\s*)");
+  std::smatch m;
+  if (!std::regex_match(s, m, number)) throw ConfigError("malformed " + what + " '" + s + "'");
+  return std::stol(m[1]);
+}
+}  // namespace
+
+MeshShape parse_mesh(const std::string& text) {
+  static const std::regex shape(R"((-?\d{1,9})[xX](-?\d{1,9}))");
+  std::smatch m;
+  if (!std::regex_match(text, m, shape))
+    throw ConfigError("malformed mesh size '" + text + "' (expected WxH, for example 8x8)");
+  const long w = std::stol(m[1]), h = std::stol(m[2]);
+  if (w < 1 || h < 1) throw ConfigError("mesh size '" + text + "' has a side smaller than 1");
+  if (w > 1024 || h > 1024) throw ConfigError("mesh size '" + text + "' has a side larger than 1024");
+  if (w * h < 2) throw ConfigError("mesh size '" + text + "' has fewer than 2 nodes");
+  return MeshShape{static_cast<int>(w), static_cast<int>(h)};
+}
+
+std::vector<NodeId> parse_positions(const std::string& spec, const MeshShape& mesh,
+                                    const std::string& what) {
+  std::vector<NodeId> out;
+  if (spec == "all") {
+    out.resize(static_cast<std::size_t>(mesh.nodes()));
+    std::iota(out.begin(), out.end(), 0);
+    return out;
+  }
+  static const std::regex pair(R"(\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*)");
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    const std::size_t end = std::min(spec.find(';', start), spec.size());
+    const std::string item = spec.substr(start, end - start);
+    start = end + 1;
+    if (item.find_first_not_of(" \t") == std::string::npos) {
+      if (end == spec.size() && !out.empty()) break;  // a trailing ';'
+      throw ConfigError("malformed " + what + " '" + spec + "': empty entry");
+    }
+    std::smatch m;
+    if (!std::regex_match(item, m, pair))
+      throw ConfigError("malformed " + what + " entry '" + item + "' (expected x,y)");
+    const Coord c{static_cast<int>(std::stol(m[1])), static_cast<int>(std::stol(m[2]))};
+    if (!mesh.contains(c))
+      throw ConfigError(what + " (" + std::to_string(c.x) + "," + std::to_string(c.y) +
+                        ") is outside the " + std::to_string(mesh.width) + "x" +
+                        std::to_string(mesh.height) + " mesh");
+    const NodeId id = mesh.id(c);
+    if (std::find(out.begin(), out.end(), id) != out.end())
+      throw ConfigError("duplicate " + what + " (" + std::to_string(c.x) + "," + std::to_string(c.y) + ")");
+    out.push_back(id);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<NodeId> parse_members(const std::string& spec, const MeshShape& mesh, std::uint64_t seed) {
+  if (spec.rfind("random:", 0) == 0) {
+    const long n = parse_count(spec.substr(7), "member count");
+    if (n < 1 || n > mesh.nodes())
+      throw ConfigError("random:" + std::to_string(n) + " needs between 1 and " +
+                        std::to_string(mesh.nodes()) + " members");
+    std::vector<NodeId> all(static_cast<std::size_t>(mesh.nodes()));
+    std::iota(all.begin(), all.end(), 0);
+    // A partial Fisher-Yates shuffle with our own index draws: the same seed gives the
+    // same members whatever the standard library's shuffle does.
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+      const std::size_t j = i + static_cast<std::size_t>(rng() % (all.size() - i));
+      std::swap(all[i], all[j]);
+    }
+    all.resize(static_cast<std::size_t>(n));
+    std::sort(all.begin(), all.end());
+    return all;
+  }
+  if (spec.empty()) throw ConfigError("empty member list");
+  return parse_positions(spec, mesh, "member");
+}
+
+}  // namespace meshsync

@@ -1,0 +1,46 @@
+// Communicators: a member list, a group id (GID) unique among live groups, a barrier
+// scheme and the tree every member derives from the member list.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "../collective/barrier_tree.hpp"
+#include "node.hpp"
+
+namespace meshsync {
+
+struct Communicator {
+  std::uint8_t gid = 0;
+  BarrierScheme scheme = BarrierScheme::BTM;
+  std::shared_ptr<const BarrierTree> tree;
+
+  const std::vector<TreeNode>& members() const { return tree->nodes(); }
+  bool contains(NodeId n) const { return tree->contains(n); }
+};
+
+// Hands out the 256 GIDs of the sync message format; a GID is reused only after its
+// group was freed.
+class GroupTable {
+ public:
+  // Throws ConfigError for an empty or invalid member list, or when all GIDs are live.
+  Communicator create(const MeshShape& mesh, std::vector<NodeId> members, BarrierScheme scheme);
+  void free(const Communicator& c);
+  std::size_t live() const;
+
+ private:
+  std::array<bool, 256> used_{};
+  std::uint8_t next_ = 0;
+};
+
+// Per-member steps, run by each member's own software thread.
+// join: write this member's barrier register (CS: also set up the routers on the path
+// to its parent). Returns false if the router had no free register (software fallback).
+bool join(Node& node, const Communicator& c);
+void leave(Node& node, const Communicator& c);
+// Returns the cycle at which this member was released.
+std::uint64_t barrier(Node& node, const Communicator& c);
+
+}  // namespace meshsync

@@ -1,0 +1,65 @@
+// The simulated machine: a mesh of routers with their network interfaces, one node
+// (processor + software) per position, and the group table. One Machine is one SystemC
+// simulation; constructing a new one starts a fresh SystemC context, so tests and sweeps
+// can build many in one process.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "communicator.hpp"
+#include "node.hpp"
+
+namespace meshsync {
+
+// A simulation that could not finish: deadlock, or processes left waiting.
+struct SimulationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Machine {
+ public:
+  explicit Machine(const NetworkConfig& cfg);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  MeshSystem& mesh() { return *mesh_; }
+  Node& node(NodeId n) { return *nodes_[n]; }
+  GroupTable& groups() { return groups_; }
+  std::uint64_t now() const { return mesh_->now_cycle(); }
+
+  // A software thread (runs once the simulation starts, or at once if it is running).
+  void spawn(const std::string& name, std::function<void()> body);
+  // Simulates until every thread finished and the network drained. Throws
+  // SimulationError on deadlock or when threads are left blocked.
+  void run();
+
+ private:
+  std::unique_ptr<MeshSystem> mesh_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  GroupTable groups_;
+  std::size_t running_ = 0;
+};
+
+// One measured barrier, as the BTM paper measures it: every member has joined and the
+// network is quiet, then all members arrive in the same cycle.
+struct BarrierMeasurement {
+  std::uint64_t arrival_cycle = 0;
+  std::uint64_t latency_cycles = 0;  // common arrival to the last release
+  std::uint64_t first_release = 0;   // relative to the arrival
+  std::uint64_t hops = 0;            // links crossed by sync messages, both phases
+  std::size_t software_fallbacks = 0;  // members whose router had no free register
+  double wall_seconds = 0;             // host time of the barrier itself
+};
+
+// Call from a driver thread of a running Machine: joins every member (one thread each),
+// measures `count` barriers back to back, leaves, and returns the first barrier's
+// measurement with `count` > 1 only checking completion.
+BarrierMeasurement measure_barrier(Machine& m, const Communicator& c);
+
+}  // namespace meshsync
