@@ -11,7 +11,13 @@ using sc_core::sc_time;
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, NodeId node, MeshSystem& system)
     : sc_core::sc_module(name), socket("socket"), node_(node), system_(system) {
-  socket.register_b_transport(this, &NetworkInterface::b_transport);
+  socket.bind(*this);
+}
+
+tlm::tlm_sync_enum NetworkInterface::nb_transport_fw(tlm::tlm_generic_payload& trans,
+                                                     tlm::tlm_phase&, sc_core::sc_time&) {
+  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  return tlm::TLM_COMPLETED;
 }
 
 void NetworkInterface::inject(const Flit& f, std::uint64_t cycle) { system_.inject(node_, f, cycle); }

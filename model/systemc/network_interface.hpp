@@ -12,7 +12,6 @@
 
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "../core/barrier_register.hpp"
 #include "ni_protocol.hpp"
@@ -21,9 +20,12 @@ namespace meshsync {
 
 class MeshSystem;
 
-class NetworkInterface : public sc_core::sc_module {
+class NetworkInterface : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
  public:
-  tlm_utils::simple_target_socket<NetworkInterface> socket;
+  // A plain socket bound to ourselves: a 64x64 mesh has 4096 of them, and the
+  // convenience sockets' extra internal objects cost more to elaborate than the
+  // simulation of a barrier.
+  tlm::tlm_target_socket<> socket;
 
   NetworkInterface(sc_core::sc_module_name name, NodeId node, MeshSystem& system);
 
@@ -35,7 +37,12 @@ class NetworkInterface : public sc_core::sc_module {
   std::size_t software_groups() const { return soft_.size(); }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+  // Software talks to its NI with blocking transport only.
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase&,
+                                     sc_core::sc_time&) override;
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
   void do_send(NiSend& cmd);
   void do_receive(NiReceive& cmd);
   void do_program(NiProgram& cmd);

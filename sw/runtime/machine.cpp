@@ -1,3 +1,5 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES  // sc_spawn, for software threads
+
 #include "machine.hpp"
 
 #include <algorithm>
@@ -11,6 +13,14 @@ int sc_main(int, char*[]) { return 0; }
 namespace meshsync {
 
 namespace {
+// Software threads are shallow (they call the NI and wait); a small stack keeps 4096 of
+// them cheap. Sanitizers need more room.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr std::size_t kThreadStack = 512 * 1024;
+#else
+constexpr std::size_t kThreadStack = 64 * 1024;
+#endif
+
 void fresh_systemc_context() {
   // JSON on stdout must not start with the SystemC banner.
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
@@ -30,25 +40,49 @@ Machine::Machine(const NetworkConfig& cfg) {
   mesh_ = std::make_unique<MeshSystem>("mesh", cfg);
   const MeshShape& shape = mesh_->mesh();
   nodes_.reserve(static_cast<std::size_t>(shape.nodes()));
-  for (int n = 0; n < shape.nodes(); ++n) {
-    const Coord c = shape.coord(static_cast<NodeId>(n));
-    const std::string nm = "cpu_" + std::to_string(c.x) + "_" + std::to_string(c.y);
-    nodes_.push_back(std::make_unique<Node>(nm.c_str(), static_cast<NodeId>(n), *mesh_));
-  }
+  for (int n = 0; n < shape.nodes(); ++n)
+    nodes_.push_back(std::make_unique<Node>(static_cast<NodeId>(n), *mesh_));
+  software_.resize(static_cast<std::size_t>(shape.nodes()));
 }
 
 Machine::~Machine() = default;
 
 void Machine::spawn(const std::string& name, std::function<void()> body) {
   sc_core::sc_spawn_options opts;
-  opts.set_stack_size(128 * 1024);
+  opts.set_stack_size(kThreadStack);
   ++running_;
   sc_core::sc_spawn(
       [this, body = std::move(body)] {
         body();
         --running_;
       },
-      name.c_str(), &opts);
+      name.empty() ? nullptr : name.c_str(), &opts);
+}
+
+void Machine::post(NodeId n, std::function<void()> job) {
+  auto& sw = software_[n];
+  if (!sw) sw = std::make_unique<Software>();
+  ++running_;
+  sw->jobs.push_back(std::move(job));
+  if (sw->started) {
+    sw->ready.notify(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  sw->started = true;
+  sc_core::sc_spawn_options opts;
+  opts.set_stack_size(kThreadStack);
+  Software* s = sw.get();
+  sc_core::sc_spawn(
+      [this, s] {
+        for (;;) {
+          while (s->jobs.empty()) sc_core::wait(s->ready);
+          auto job = std::move(s->jobs.front());
+          s->jobs.pop_front();
+          job();
+          --running_;
+        }
+      },
+      nullptr, &opts);
 }
 
 void Machine::run() {
@@ -67,13 +101,14 @@ void Machine::run() {
 BarrierMeasurement measure_barrier(Machine& m, const Communicator& c) {
   const std::size_t n = c.members().size();
   BarrierMeasurement out;
-  std::size_t joined = 0, released = 0;
+  std::size_t joined = 0, released = 0, left = 0;
   std::uint64_t last_release = 0, first_release = ~0ull;
-  sc_core::sc_event all_joined, start, all_released;
+  sc_core::sc_event all_joined, start, all_released, leave_now, all_left;
 
+  // One software thread per member for the whole life of the group.
   for (const TreeNode& t : c.members()) {
     Node& node = m.node(t.node);
-    m.spawn("member_" + std::to_string(c.gid) + "_" + std::to_string(t.node), [&, &node = node] {
+    m.post(t.node, [&, &node = node] {
       if (!join(node, c)) ++out.software_fallbacks;
       if (++joined == n) all_joined.notify(sc_core::SC_ZERO_TIME);
       sc_core::wait(start);
@@ -81,6 +116,9 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c) {
       last_release = std::max(last_release, r);
       first_release = std::min(first_release, r);
       if (++released == n) all_released.notify(sc_core::SC_ZERO_TIME);
+      sc_core::wait(leave_now);
+      leave(node, c);
+      if (++left == n) all_left.notify(sc_core::SC_ZERO_TIME);
     });
   }
   if (joined < n) sc_core::wait(all_joined);
@@ -97,16 +135,8 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c) {
   out.first_release = first_release - out.arrival_cycle;
   out.hops = m.mesh().core().counters().sync_hops - hops_before;
   // Leave, so the registers are free for the next group.
-  std::size_t left = 0;
-  sc_core::sc_event all_left;
-  for (const TreeNode& t : c.members()) {
-    Node& node = m.node(t.node);
-    m.spawn("leave_" + std::to_string(c.gid) + "_" + std::to_string(t.node), [&, &node = node] {
-      leave(node, c);
-      if (++left == n) all_left.notify(sc_core::SC_ZERO_TIME);
-    });
-  }
-  if (left < n) sc_core::wait(all_left);
+  leave_now.notify(sc_core::SC_ZERO_TIME);
+  sc_core::wait(all_left);
   m.mesh().wait_idle();
   return out;
 }

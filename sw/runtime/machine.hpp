@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -35,6 +36,10 @@ class Machine {
 
   // A software thread (runs once the simulation starts, or at once if it is running).
   void spawn(const std::string& name, std::function<void()> body);
+  // Runs `job` on node n's own software thread, created on first use and kept for the
+  // whole simulation (SystemC deletes finished processes in linear time, which a 64x64
+  // mesh would feel). Jobs on one node run one after the other, in order.
+  void post(NodeId n, std::function<void()> job);
   // Simulates until every thread finished and the network drained. Throws
   // SimulationError on deadlock or when threads are left blocked.
   void run();
@@ -43,7 +48,13 @@ class Machine {
   std::unique_ptr<MeshSystem> mesh_;
   std::vector<std::unique_ptr<Node>> nodes_;
   GroupTable groups_;
-  std::size_t running_ = 0;
+  std::size_t running_ = 0;  // spawned threads and posted jobs not yet finished
+  struct Software {
+    std::deque<std::function<void()>> jobs;
+    sc_core::sc_event ready;
+    bool started = false;
+  };
+  std::vector<std::unique_ptr<Software>> software_;
 };
 
 // One measured barrier, as the BTM paper measures it: every member has joined and the
@@ -57,9 +68,9 @@ struct BarrierMeasurement {
   double wall_seconds = 0;             // host time of the barrier itself
 };
 
-// Call from a driver thread of a running Machine: joins every member (one thread each),
-// measures `count` barriers back to back, leaves, and returns the first barrier's
-// measurement with `count` > 1 only checking completion.
+// Call from a driver thread of a running Machine: every member joins (one software
+// thread each), the network drains, all members arrive in the same cycle; once all are
+// released they leave, so the registers are free again.
 BarrierMeasurement measure_barrier(Machine& m, const Communicator& c);
 
 }  // namespace meshsync

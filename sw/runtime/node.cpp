@@ -4,9 +4,12 @@
 
 namespace meshsync {
 
-Node::Node(sc_core::sc_module_name name, NodeId id, MeshSystem& system)
-    : sc_core::sc_module(name), socket("socket"), id_(id), system_(system) {
-  socket.bind(system.ni(id).socket);
+Node::Node(NodeId id, MeshSystem& system)
+    : ni_(static_cast<sc_core::sc_export<tlm::tlm_fw_transport_if<>>&>(system.ni(id).socket)
+              .operator->()),
+      id_(id),
+      system_(system) {
+  system.ni(id).socket.get_base_port().bind(*this);
 }
 
 void Node::transport(NiCommand cmd, void* data) {
@@ -20,7 +23,7 @@ void Node::transport(NiCommand cmd, void* data) {
   trans.set_byte_enable_ptr(nullptr);
   trans.set_dmi_allowed(false);
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  socket->b_transport(trans, delay);
+  ni_->b_transport(trans, delay);
   if (trans.is_response_error())
     throw std::runtime_error("network interface rejected command " +
                              std::to_string(static_cast<std::uint64_t>(cmd)));
