@@ -7,9 +7,17 @@ namespace meshsync {
 NetworkCore::NetworkCore(const NetworkConfig& cfg) : cfg_(cfg) {
   cfg_.validate();
   const MeshShape& m = cfg_.mesh;
+  coords_.resize(static_cast<std::size_t>(m.nodes()));
+  for (int n = 0; n < m.nodes(); ++n) coords_[static_cast<std::size_t>(n)] = m.coord(static_cast<NodeId>(n));
   routers_.reserve(static_cast<std::size_t>(m.nodes()));
   for (int n = 0; n < m.nodes(); ++n)
-    routers_.emplace_back(static_cast<NodeId>(n), m.coord(static_cast<NodeId>(n)), cfg_);
+    routers_.emplace_back(static_cast<NodeId>(n), coords_[static_cast<std::size_t>(n)], cfg_,
+                          coords_.data());
+  const Timing& t = cfg_.timing;
+  std::uint64_t horizon = 64;
+  while (horizon < 4ull + t.tp + std::max(t.trn, t.trm)) horizon *= 2;
+  buckets_.resize(horizon);
+  horizon_mask_ = horizon - 1;
   for (auto& r : routers_)
     for (Port p : kAllPorts)
       if (m.has_neighbor(r.coord(), p)) r.connect(p, &routers_[m.id(step(r.coord(), p))]);
@@ -26,12 +34,31 @@ void NetworkCore::schedule(NodeId n, std::uint64_t cycle) {
   RouterCore& r = routers_[n];
   // One entry per router is enough: when it runs it schedules its own next wake-up.
   if (cycle >= r.scheduled_at) return;
+  if (r.scheduled_at == kNever) ++pending_wakes_;  // counts routers, not entries
   r.scheduled_at = cycle;
-  queue_.push({cycle, n});
+  if (cycle <= base_ + horizon_mask_) buckets_[cycle & horizon_mask_].push_back(n);
+  else far_.push({cycle, n});
+}
+
+void NetworkCore::admit_far(std::uint64_t base) {
+  base_ = base;
+  while (!far_.empty() && far_.top().cycle <= base_ + horizon_mask_) {
+    const Wake w = far_.top();
+    far_.pop();
+    buckets_[w.cycle & horizon_mask_].push_back(w.node);
+  }
 }
 
 std::uint64_t NetworkCore::next_event_cycle() const {
-  std::uint64_t next = queue_.empty() ? kNever : queue_.top().cycle;
+  std::uint64_t next = kNever;
+  if (pending_wakes_ > 0) {
+    for (std::uint64_t c = base_; c <= base_ + horizon_mask_; ++c)
+      if (!buckets_[c & horizon_mask_].empty()) {
+        next = c;
+        break;
+      }
+    if (next == kNever && !far_.empty()) next = far_.top().cycle;
+  }
   if (traffic_) next = std::min(next, traffic_->next_cycle());
   if (probe_) next = std::min(next, probe_->next_cycle());
   return next;
@@ -46,23 +73,36 @@ void NetworkCore::run_cycle(std::uint64_t c) {
   in_cycle_ = true;
   if (probe_) probe_->begin_cycle(c);
   if (traffic_ && traffic_->next_cycle() <= c) traffic_->emit(c, *this);
+  // Wake-ups left in cycles before c (a caller that skipped ahead) run now.
+  for (std::uint64_t k = base_; k < c && k <= base_ + horizon_mask_; ++k) {
+    auto& late = buckets_[k & horizon_mask_];
+    if (late.empty() || (k & horizon_mask_) == (c & horizon_mask_)) continue;
+    auto& now = buckets_[c & horizon_mask_];
+    now.insert(now.end(), late.begin(), late.end());
+    late.clear();
+  }
+  admit_far(c);
   bool progress = false;
-  while (!queue_.empty() && queue_.top().cycle <= c) {
-    const Wake w = queue_.top();
-    queue_.pop();
-    RouterCore& r = routers_[w.node];
-    if (r.scheduled_at != w.cycle) continue;  // superseded by an earlier wake-up
+  // Routers of one cycle never see each other's effects in that cycle (a flit or credit
+  // takes at least two cycles to cross a link), so their order does not matter.
+  scratch_.clear();
+  std::swap(scratch_, buckets_[c & horizon_mask_]);
+  for (const NodeId n : scratch_) {
+    RouterCore& r = routers_[n];
+    // A later wake-up means this entry was superseded (and the router has already run).
+    if (r.scheduled_at > c) continue;
     r.scheduled_at = kNever;
+    --pending_wakes_;
     progress |= r.step(c, *this);
     ++router_steps_;
-    if (probe_) probe_->after_step(w.node, c);
+    if (probe_) probe_->after_step(n, c);
     const std::uint64_t next = r.next_wake(c);
-    if (next != kNever) schedule(w.node, next);
+    if (next != kNever) schedule(n, next);
   }
   in_cycle_ = false;
   if (progress) {
     last_progress_ = c;
-  } else if (!queue_.empty() && c - last_progress_ > cfg_.deadlock_cycles) {
+  } else if (pending_wakes_ > 0 && c - last_progress_ > cfg_.deadlock_cycles) {
     throw DeadlockError("deadlock: no flit moved for " + std::to_string(c - last_progress_) +
                         " cycles (cycle " + std::to_string(c) + ")\n" + stuck_report());
   }

@@ -76,7 +76,7 @@ class NetworkCore {
   // Without SystemC: run until nothing is left or `limit` is reached; returns the last
   // cycle processed.
   std::uint64_t run_until_idle(std::uint64_t limit = kNever);
-  bool idle() const { return queue_.empty(); }
+  bool idle() const { return pending_wakes_ == 0; }
   std::uint64_t last_cycle() const { return last_cycle_; }
 
   LinkCounters& counters() { return counters_; }
@@ -110,10 +110,19 @@ class NetworkCore {
       return cycle != o.cycle ? cycle > o.cycle : node > o.node;
     }
   };
+  void admit_far(std::uint64_t base);
 
   NetworkConfig cfg_;
+  std::vector<Coord> coords_;
   std::vector<RouterCore> routers_;
-  std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> queue_;
+  // A calendar of wake-ups: one bucket per cycle within the horizon (every wake-up a
+  // router gives itself or a neighbour), a heap beyond it (the NI's start-ups).
+  std::vector<std::vector<NodeId>> buckets_;
+  std::uint64_t horizon_mask_ = 0;
+  std::uint64_t base_ = 0;  // buckets hold cycles [base_, base_ + horizon)
+  std::size_t pending_wakes_ = 0;
+  std::vector<NodeId> scratch_;
+  std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> far_;
   NetworkSink* sink_ = nullptr;
   TrafficSource* traffic_ = nullptr;
   NetworkProbe* probe_ = nullptr;

@@ -7,10 +7,10 @@
 
 namespace meshsync {
 
-RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg)
+RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const Coord* coords)
     : id_(id),
       coord_(where),
-      mesh_(cfg.mesh),
+      coords_(coords),
       timing_(cfg.timing),
       regs_(cfg.router.barrier_registers),
       outbox_(cfg.router.barrier_registers) {
@@ -23,10 +23,12 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg)
     }
     worm_owner_[p] = -1;
   }
+  credit_returns_.set_capacity(
+      kPorts * (cfg.router.buffer_depth + (kVcs - 1) * cfg.router.sync_buffer_depth));
 }
 
 Port RouterCore::route_of(const Flit& f) const {
-  return next_port(coord_, mesh_.coord(f.dest), f.route);
+  return next_port(coord_, coords_[f.dest], f.route);
 }
 
 void RouterCore::inject(const Flit& f, std::uint64_t cycle) {
@@ -58,6 +60,7 @@ std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival)
   }
   b.ready = arrival + delay - 1;
   in_[index(in)][f.vc()].push(b);
+  nonempty_ = static_cast<std::uint16_t>(nonempty_ | (1u << queue_bit(index(in), f.vc())));
   return b.ready;
 }
 
@@ -114,11 +117,29 @@ void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, NetworkCore& 
   net.schedule(next->id(), ready);
 }
 
+void RouterCore::pop_input(int i, int v, std::uint64_t c) {
+  auto& q = in_[i][v];
+  q.pop();
+  if (q.empty()) nonempty_ = static_cast<std::uint16_t>(nonempty_ & ~(1u << queue_bit(i, v)));
+  in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
+  if (i != index(Port::Local))
+    neighbor_[i]->return_credit(opposite(port_at(i)), v, c + 1 + timing_.tp);
+}
+
+namespace {
+// The first set bit of `mask` at or after `start`, wrapping around; -1 if none.
+int first_from(unsigned mask, int start) {
+  const unsigned high = mask & (~0u << start);
+  const unsigned pick = high ? high : mask;
+  return pick ? __builtin_ctz(pick) : -1;
+}
+}  // namespace
+
 bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
   while (!credit_returns_.empty() && credit_returns_.front().cycle <= c) {
     const CreditReturn& cr = credit_returns_.front();
     ++credits_[cr.port][cr.vc];
-    credit_returns_.pop_front();
+    credit_returns_.pop();
   }
   bool moved = false;
   // The injection channel carries one flit per cycle into the Local input buffer.
@@ -132,42 +153,40 @@ bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
   }
 
   // Stage 1, input arbitration: each input port offers one VC whose head flit is ready
-  // and could move (credit available, worm VC free or already ours).
+  // and could move (credit available, worm VC free or already ours), round robin over
+  // the VCs starting after the last one served.
   constexpr std::int8_t kNone = -2;
-  std::array<std::int8_t, kPorts> want{};
   std::array<std::int8_t, kPorts> want_vc{};
-  want.fill(kNone);
+  std::array<std::uint8_t, kPorts> asked{};  // per output: inputs requesting it
+  unsigned consume = 0;                       // inputs offering to the barrier unit
   for (int i = 0; i < kPorts; ++i) {
+    want_vc[i] = kNone;
+    if (((nonempty_ >> queue_bit(i, 0)) & 7u) == 0) continue;
     for (int k = 0; k < kVcs; ++k) {
       const int v = (in_rr_[i] + k) % kVcs;
       const auto& q = in_[i][v];
       if (q.empty()) continue;
       const Buffered& b = q.front();
       if (b.ready > c) continue;
-      if (b.out != kConsume) {
+      if (b.out == kConsume) {
+        consume |= 1u << i;
+      } else {
         if (!has_credit(b.out, v)) continue;
         if (v == kWormVc && worm_owner_[b.out] != (b.flit.head ? -1 : i)) continue;
+        asked[b.out] = static_cast<std::uint8_t>(asked[b.out] | (1u << i));
       }
-      want[i] = b.out;
       want_vc[i] = static_cast<std::int8_t>(v);
       break;
     }
   }
 
-  const auto pop_input = [&](int i) {
-    const int v = want_vc[i];
-    in_[i][v].pop();
-    in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
-    if (i != index(Port::Local))
-      neighbor_[i]->return_credit(opposite(port_at(i)), v, c + 1 + timing_.tp);
-  };
-
   // The barrier unit accepts from every input in the same cycle: it never blocks, which
   // is what keeps sync messages out of any channel dependency (docs/deadlock.md).
-  for (int i = 0; i < kPorts; ++i) {
-    if (want[i] != kConsume) continue;
+  for (int i = 0; consume; ++i) {
+    if (!(consume & (1u << i))) continue;
+    consume &= ~(1u << i);
     const Flit f = in_[i][want_vc[i]].front().flit;
-    pop_input(i);
+    pop_input(i, want_vc[i], c);
     barrier_unit(f, c, net);
     moved = true;
   }
@@ -176,31 +195,44 @@ bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
   // registers' held messages, starting after the last winner.
   const int requesters = kPorts + static_cast<int>(outbox_.size());
   for (int o = 0; o < kPorts; ++o) {
-    for (int k = 0; k < requesters; ++k) {
-      const int r = (out_rr_[o] + k) % requesters;
-      if (r < kPorts) {
-        if (want[r] != o) continue;
-        const int v = want_vc[r];
-        const Flit f = in_[r][v].front().flit;
-        pop_input(r);
-        if (v == kWormVc) worm_owner_[o] = f.tail ? -1 : static_cast<std::int8_t>(r);
-        send(o, f, c, net);
-      } else {
-        if (pending_ == 0) continue;
-        auto& box = outbox_[static_cast<std::size_t>(r - kPorts)];
-        auto it = std::find_if(box.begin(), box.end(), [&](const Pending& p) {
-          return p.out == o && has_credit(o, p.flit.vc());
-        });
-        if (it == box.end()) continue;
-        const Flit f = it->flit;
-        box.erase(it);
-        --pending_;
-        send(o, f, c, net);
+    if (asked[o] == 0 && pending_ == 0) continue;
+    int winner = -1;
+    if (pending_ == 0) {
+      winner = first_from(asked[o], out_rr_[o] < kPorts ? out_rr_[o] : 0);
+    } else {
+      for (int k = 0; k < requesters && winner < 0; ++k) {
+        const int r = (out_rr_[o] + k) % requesters;
+        if (r < kPorts) {
+          if (asked[o] & (1u << r)) winner = r;
+        } else {
+          const auto& box = outbox_[static_cast<std::size_t>(r - kPorts)];
+          for (const Pending& p : box)
+            if (p.out == o && has_credit(o, p.flit.vc())) {
+              winner = r;
+              break;
+            }
+        }
       }
-      out_rr_[o] = static_cast<std::uint16_t>((r + 1) % requesters);
-      moved = true;
-      break;
     }
+    if (winner < 0) continue;
+    if (winner < kPorts) {
+      const int v = want_vc[winner];
+      const Flit f = in_[winner][v].front().flit;
+      pop_input(winner, v, c);
+      if (v == kWormVc) worm_owner_[o] = f.tail ? -1 : static_cast<std::int8_t>(winner);
+      send(o, f, c, net);
+    } else {
+      auto& box = outbox_[static_cast<std::size_t>(winner - kPorts)];
+      auto it = std::find_if(box.begin(), box.end(), [&](const Pending& p) {
+        return p.out == o && has_credit(o, p.flit.vc());
+      });
+      const Flit f = it->flit;
+      box.erase(it);
+      --pending_;
+      send(o, f, c, net);
+    }
+    out_rr_[o] = static_cast<std::uint16_t>((winner + 1) % requesters);
+    moved = true;
   }
   return moved;
 }
@@ -208,13 +240,12 @@ bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
 std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
   if (pending_ > 0) return c + 1;
   std::uint64_t next = kNever;
-  for (const auto& port : in_)
-    for (const auto& q : port) {
-      if (q.empty()) continue;
-      const std::uint64_t r = q.front().ready;
-      if (r <= c) return c + 1;
-      next = std::min(next, r);
-    }
+  for (unsigned m = nonempty_; m; m &= m - 1) {
+    const int bit = __builtin_ctz(m);
+    const std::uint64_t r = in_[bit / kVcs][bit % kVcs].front().ready;
+    if (r <= c) return c + 1;
+    next = std::min(next, r);
+  }
   if (!source_.empty()) next = std::min(next, std::max(c + 1, source_.front().cycle));
   return next;
 }

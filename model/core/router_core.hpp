@@ -24,7 +24,8 @@ inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max(
 
 class RouterCore {
  public:
-  RouterCore(NodeId id, Coord where, const NetworkConfig& cfg);
+  // `coords` maps every node id to its coordinates (shared by all routers).
+  RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const Coord* coords);
 
   NodeId id() const { return id_; }
   Coord coord() const { return coord_; }
@@ -42,8 +43,8 @@ class RouterCore {
   std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival);
   // A credit for our output `out`, virtual channel `vc`, usable from `cycle` on.
   void return_credit(Port out, int vc, std::uint64_t cycle) {
-    credit_returns_.push_back({cycle, static_cast<std::uint8_t>(index(out)),
-                               static_cast<std::uint8_t>(vc)});
+    credit_returns_.push({cycle, static_cast<std::uint8_t>(index(out)),
+                          static_cast<std::uint8_t>(vc)});
   }
 
   // One clock cycle. Returns true if any flit moved.
@@ -69,9 +70,9 @@ class RouterCore {
     std::int8_t out = 0;      // output port index, or kConsume
   };
   struct CreditReturn {
-    std::uint64_t cycle;
-    std::uint8_t port;
-    std::uint8_t vc;
+    std::uint64_t cycle = 0;
+    std::uint8_t port = 0;
+    std::uint8_t vc = 0;
   };
   struct Pending {  // a message held in a barrier register until its port is free
     Flit flit;
@@ -86,13 +87,15 @@ class RouterCore {
   void barrier_unit(const Flit& f, std::uint64_t cycle, NetworkCore& net);
   void send(int out, const Flit& f, std::uint64_t cycle, NetworkCore& net);
   void update_cs_path(const Flit& f);
+  static int queue_bit(int port, int vc) { return port * kVcs + vc; }
+  void pop_input(int port, int vc, std::uint64_t cycle);
   bool has_credit(int out, int vc) const {
     return out == index(Port::Local) || credits_[out][vc] > 0;
   }
 
   NodeId id_;
   Coord coord_;
-  MeshShape mesh_;
+  const Coord* coords_;
   Timing timing_;
   std::array<RouterCore*, kPorts> neighbor_{};
   std::array<std::array<FlitFifo<Buffered>, kVcs>, kPorts> in_;
@@ -100,11 +103,13 @@ class RouterCore {
   std::array<std::int8_t, kPorts> worm_owner_{};  // input holding each output's worm VC
   std::array<std::uint8_t, kPorts> in_rr_{};      // next VC to favour, per input
   std::array<std::uint16_t, kPorts> out_rr_{};    // next requester to favour, per output
-  std::deque<CreditReturn> credit_returns_;
+  // Credits in flight back to us: never more than the downstream buffers hold.
+  FlitFifo<CreditReturn> credit_returns_;
   std::deque<SourceEntry> source_;
   BarrierRegisterFile regs_;
   std::vector<std::vector<Pending>> outbox_;  // per barrier register
   std::uint32_t pending_ = 0;                 // messages in all outboxes
+  std::uint16_t nonempty_ = 0;                // bit port*kVcs+vc: that input VC holds flits
 };
 
 }  // namespace meshsync

@@ -79,11 +79,7 @@ void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
     const NodeId dest = pick_dest(np.node);
     if (dest == np.node) continue;  // transpose: the diagonal sends nothing
     const std::uint64_t id = net.new_packet_id();
-    if (first_packet_ == 0) first_packet_ = id;
-    const bool measured = np.cycle >= window_begin_;
-    if (measured_.size() <= id - first_packet_) measured_.resize(id - first_packet_ + 1);
-    measured_[id - first_packet_] = measured;
-    if (measured) {
+    if (np.cycle >= window_begin_) {
       ++measured_created_;
       measured_hops_ += static_cast<std::uint64_t>(hops(mesh_.coord(np.node), mesh_.coord(dest)));
       created_in_window_flits_ += p_.flits;
@@ -97,11 +93,16 @@ void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
 void TrafficGenerator::on_eject(NodeId node, const Flit& f, std::uint64_t cycle) {
   if (cycle >= window_begin_ && cycle < window_end_) ++window_flits_;
   if (!board_.deliver(node, f)) return;
-  if (measured_[f.packet - first_packet_]) latencies_.push_back(cycle - f.created);
+  if (f.created < window_begin_) return;  // created during warm-up
+  const std::uint64_t latency = cycle - f.created;
+  if (latency_bins_.size() <= latency) latency_bins_.resize(latency + 1);
+  ++latency_bins_[latency];
+  ++latencies_;
+  latency_sum_ += static_cast<double>(latency);
 }
 
 bool TrafficGenerator::finished() const {
-  return next_cycle() == kNever && latencies_.size() == measured_created_;
+  return next_cycle() == kNever && latencies_ == measured_created_;
 }
 
 TrafficResult TrafficGenerator::result() const {
@@ -112,15 +113,17 @@ TrafficResult TrafficGenerator::result() const {
   const double node_cycles = static_cast<double>(mesh_.nodes()) * static_cast<double>(p_.cycles);
   r.accepted = static_cast<double>(window_flits_) / node_cycles;
   r.offered = static_cast<double>(created_in_window_flits_) / node_cycles;
-  if (!latencies_.empty()) {
-    std::vector<std::uint64_t> l = latencies_;
-    std::sort(l.begin(), l.end());
-    double sum = 0;
-    for (auto v : l) sum += static_cast<double>(v);
-    r.latency_avg = sum / static_cast<double>(l.size());
-    const std::size_t k = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(l.size()))) - 1;
-    r.latency_p99 = l[std::min(k, l.size() - 1)];
-    r.latency_max = l.back();
+  if (latencies_ > 0) {
+    r.latency_avg = latency_sum_ / static_cast<double>(latencies_);
+    // p99: the smallest latency that at least 99% of the measured packets do not exceed.
+    const auto rank = static_cast<std::uint64_t>(std::ceil(0.99 * static_cast<double>(latencies_)));
+    std::uint64_t seen = 0;
+    for (std::size_t l = 0; l < latency_bins_.size(); ++l) {
+      if (latency_bins_[l] == 0) continue;
+      seen += latency_bins_[l];
+      if (r.latency_p99 == 0 && seen >= rank) r.latency_p99 = l;
+      r.latency_max = l;
+    }
   }
   if (measured_created_ > 0)
     r.hops_avg = static_cast<double>(measured_hops_) / static_cast<double>(measured_created_);

@@ -77,13 +77,15 @@ class TrafficGenerator : public TrafficSource {
   std::geometric_distribution<std::uint64_t> gap_;
   std::priority_queue<NextPacket, std::vector<NextPacket>, std::greater<NextPacket>> next_;
   Scoreboard board_;
-  std::vector<std::uint64_t> latencies_;
+  // Latency histogram (one bin per cycle): exact percentiles in memory that does not
+  // grow with the run length.
+  std::vector<std::uint64_t> latency_bins_;
+  std::uint64_t latencies_ = 0;
+  double latency_sum_ = 0;
   std::uint64_t measured_created_ = 0;
   std::uint64_t measured_hops_ = 0;
   std::uint64_t window_flits_ = 0;
   std::uint64_t created_in_window_flits_ = 0;
-  std::vector<bool> measured_;  // by packet id, small ids only
-  std::uint64_t first_packet_ = 0;
 };
 
 }  // namespace meshsync

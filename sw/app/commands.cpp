@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <optional>
@@ -64,13 +65,80 @@ NetworkConfig NetworkOptions::resolve() const {
   return c;
 }
 
+namespace {
+
+std::vector<BarrierScheme> parse_schemes(const std::string& text) {
+  std::vector<BarrierScheme> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find(',', start), text.size());
+    const BarrierScheme s = parse_scheme(text.substr(start, end - start));
+    if (std::find(out.begin(), out.end(), s) != out.end())
+      throw ConfigError("scheme '" + scheme_name(s) + "' given twice");
+    out.push_back(s);
+    start = end + 1;
+  }
+  return out;
+}
+
+struct BarrierRun {
+  Communicator comm;
+  BarrierMeasurement m;
+};
+
+json run_json(const BarrierRun& r, const NetworkConfig& cfg) {
+  const BarrierTree& t = *r.comm.tree;
+  return json{{"members", t.nodes().size()},
+              {"root", coord_json(cfg.mesh, t.root())},
+              {"height", t.height()},
+              {"latency_cycles", r.m.latency_cycles},
+              {"analytic_cycles", t.analytic_cycles(cfg.timing)},
+              {"hops", r.m.hops},
+              {"software_fallbacks", r.m.software_fallbacks},
+              {"barrier_wall_seconds", r.m.wall_seconds}};
+}
+
+// One scheme's runs as one JSON object: the run itself, or means with the runs inside.
+json scheme_json(BarrierScheme scheme, const std::vector<BarrierRun>& runs, const NetworkConfig& cfg) {
+  json jr = json::array();
+  for (const BarrierRun& r : runs) jr.push_back(run_json(r, cfg));
+  json j;
+  if (runs.size() == 1) {
+    j = jr[0];
+  } else {
+    const double n = static_cast<double>(runs.size());
+    const auto mean = [&](const char* key) {
+      double sum = 0;
+      for (const auto& r : jr) sum += r[key].get<double>();
+      return sum / n;
+    };
+    j = json{{"members", jr[0]["members"]}, {"root", jr[0]["root"]},
+             {"height", mean("height")}, {"latency_cycles", mean("latency_cycles")},
+             {"analytic_cycles", mean("analytic_cycles")}, {"hops", mean("hops")},
+             {"software_fallbacks", mean("software_fallbacks")},
+             {"barrier_wall_seconds", mean("barrier_wall_seconds")}, {"runs", jr}};
+  }
+  j["scheme"] = scheme_name(scheme);
+  return j;
+}
+
+double mean_latency(const std::vector<BarrierRun>& runs) {
+  double sum = 0;
+  for (const BarrierRun& r : runs) sum += static_cast<double>(r.m.latency_cycles);
+  return sum / static_cast<double>(runs.size());
+}
+
+}  // namespace
+
 int run_barrier(const BarrierOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   const NetworkConfig cfg = o.net.resolve();
-  const BarrierScheme scheme = parse_scheme(o.scheme);
+  const std::vector<BarrierScheme> schemes = parse_schemes(o.scheme);
   if (o.repeat < 1) throw ConfigError(fmt::format("repeat must be at least 1, got {}", o.repeat));
+  if (o.repeat > 100000) throw ConfigError(fmt::format("repeat must be at most 100000, got {}", o.repeat));
   // Random member sets are drawn afresh for every repetition (seed, seed+1, ...), as the
-  // paper averages over random groups; explicit sets repeat the same group.
+  // paper averages over random groups; explicit sets repeat the same group. Every scheme
+  // sees the same member sets.
   std::vector<std::vector<NodeId>> member_sets;
   for (std::int64_t i = 0; i < o.repeat; ++i)
     member_sets.push_back(parse_members(o.members, cfg.mesh, o.seed + static_cast<std::uint64_t>(i)));
@@ -79,69 +147,56 @@ int run_barrier(const BarrierOptions& o) {
   std::optional<VcdProbe> vcd;
   if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
 
-  struct Run {
-    Communicator comm;
-    BarrierMeasurement m;
-  };
-  std::vector<Run> runs;
+  std::vector<std::vector<BarrierRun>> runs(schemes.size());
   machine.spawn("driver", [&] {
-    for (const auto& members : member_sets) {
-      Communicator c = machine.groups().create(cfg.mesh, members, scheme);
-      runs.push_back(Run{c, measure_barrier(machine, c)});
-      machine.groups().free(c);
-    }
+    for (std::size_t s = 0; s < schemes.size(); ++s)
+      for (const auto& members : member_sets) {
+        Communicator c = machine.groups().create(cfg.mesh, members, schemes[s]);
+        runs[s].push_back(BarrierRun{c, measure_barrier(machine, c)});
+        machine.groups().free(c);
+      }
   });
   machine.run();
 
   const MeshShape& mesh = cfg.mesh;
   const double wall = seconds_since(wall0);
+  const double speedup = schemes.size() == 2 ? mean_latency(runs[1]) / mean_latency(runs[0]) : 0;
   if (o.json) {
-    json jr = json::array();
-    double lat = 0, ana = 0, hp = 0, height = 0;
-    for (const Run& r : runs) {
-      const BarrierTree& t = *r.comm.tree;
-      jr.push_back(json{{"members", t.nodes().size()},
-                        {"root", coord_json(mesh, t.root())},
-                        {"height", t.height()},
-                        {"latency_cycles", r.m.latency_cycles},
-                        {"analytic_cycles", t.analytic_cycles(cfg.timing)},
-                        {"hops", r.m.hops},
-                        {"software_fallbacks", r.m.software_fallbacks},
-                        {"barrier_wall_seconds", r.m.wall_seconds}});
-      lat += static_cast<double>(r.m.latency_cycles);
-      ana += static_cast<double>(t.analytic_cycles(cfg.timing));
-      hp += static_cast<double>(r.m.hops);
-      height += t.height();
+    json j;
+    if (schemes.size() == 1) {
+      j = scheme_json(schemes[0], runs[0], cfg);
+    } else {
+      j["schemes"] = json::array();
+      for (std::size_t s = 0; s < schemes.size(); ++s)
+        j["schemes"].push_back(scheme_json(schemes[s], runs[s], cfg));
+      if (schemes.size() == 2)
+        j["speedup"] = speedup;
     }
-    const double n = static_cast<double>(runs.size());
-    json j = runs.size() == 1 ? jr[0] : json{{"members", runs[0].comm.tree->nodes().size()},
-                                             {"root", jr[0]["root"]},
-                                             {"height", height / n},
-                                             {"latency_cycles", lat / n},
-                                             {"analytic_cycles", ana / n},
-                                             {"hops", hp / n}};
-    j["scheme"] = scheme_name(scheme);
     j["mesh"] = json::array({mesh.width, mesh.height});
     j["timing"] = timing_json(cfg.timing);
     j["seed"] = o.seed;
     j["repeat"] = o.repeat;
     j["wall_seconds"] = wall;
-    if (runs.size() > 1) j["runs"] = jr;
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  fmt::print("barrier  {} on a {}x{} mesh  ts={} tp={} trn={} trm={}  registers={}\n",
-             scheme_name(scheme), mesh.width, mesh.height, cfg.timing.ts, cfg.timing.tp,
-             cfg.timing.trn, cfg.timing.trm, cfg.router.barrier_registers);
-  fmt::print("{:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n", "run", "members", "root",
-             "height", "latency [cyc]", "analytic [cyc]", "hops", "sw-fallbk");
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const Run& r = runs[i];
-    const BarrierTree& t = *r.comm.tree;
-    fmt::print("{:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n", i + 1, t.nodes().size(),
-               coord_text(mesh, t.root()), t.height(), r.m.latency_cycles,
-               t.analytic_cycles(cfg.timing), r.m.hops, r.m.software_fallbacks);
-  }
+  fmt::print("barrier on a {}x{} mesh  ts={} tp={} trn={} trm={}  registers={}\n", mesh.width,
+             mesh.height, cfg.timing.ts, cfg.timing.tp, cfg.timing.trn, cfg.timing.trm,
+             cfg.router.barrier_registers);
+  fmt::print("{:>6} {:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n", "scheme", "run",
+             "members", "root", "height", "latency [cyc]", "analytic [cyc]", "hops", "sw-fallbk");
+  for (std::size_t s = 0; s < schemes.size(); ++s)
+    for (std::size_t i = 0; i < runs[s].size(); ++i) {
+      const BarrierRun& r = runs[s][i];
+      const BarrierTree& t = *r.comm.tree;
+      fmt::print("{:>6} {:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n",
+                 scheme_name(schemes[s]), i + 1, t.nodes().size(), coord_text(mesh, t.root()),
+                 t.height(), r.m.latency_cycles, t.analytic_cycles(cfg.timing), r.m.hops,
+                 r.m.software_fallbacks);
+    }
+  if (schemes.size() == 2)
+    fmt::print("{} over {}: {:.2f}x faster (mean simulated latency)\n", scheme_name(schemes[0]),
+               scheme_name(schemes[1]), speedup);
   fmt::print("wall time {:.3f} s\n", wall);
   return 0;
 }

@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   auto* barrier = app.add_subcommand("barrier", "simulate a barrier and compare with the analytic latency");
   add_network_options(barrier, bo.net);
   barrier->add_option("--members", bo.members, "all | random:N | x,y;x,y;...")->capture_default_str();
-  barrier->add_option("--scheme", bo.scheme, "btm | cs")->capture_default_str();
+  barrier->add_option("--scheme", bo.scheme, "btm | cs | btm,cs (compare)")->capture_default_str();
   barrier->add_option("--repeat", bo.repeat, "barriers to measure (random members drawn anew each)")
       ->capture_default_str();
   barrier->add_option("--seed", bo.seed, "seed for random members")->capture_default_str();

@@ -1,0 +1,80 @@
+// meshsync-bench: simulator speed, one scenario per process so that peak memory is the
+// scenario's own. scripts/bench runs the table of docs/performance.md with it.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "../collective/member_spec.hpp"
+#include "../runtime/machine.hpp"
+
+using namespace meshsync;
+
+int main(int argc, char** argv) {
+  CLI::App app{"meshsync-bench: router-cycles simulated per wall second"};
+  std::string scenario = "uniform", mesh_text = "8x8";
+  double rate = 0.1;
+  std::uint64_t cycles = 20000;
+  app.add_option("--scenario", scenario, "idle | barrier | uniform")->required();
+  app.add_option("--mesh", mesh_text, "WxH")->capture_default_str();
+  app.add_option("--rate", rate, "uniform: flits/node/cycle (1-flit packets)")->capture_default_str();
+  app.add_option("--cycles", cycles, "cycles to simulate (idle, uniform)")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  NetworkConfig cfg;
+  try {
+    cfg.mesh = parse_mesh(mesh_text);
+    cfg.validate();
+  } catch (const ConfigError& e) {
+    std::cerr << "meshsync-bench: error: " << e.what() << "\n";
+    return 2;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  // The machine is left to the process exit, as in meshsync (SystemC teardown is slow).
+  Machine& m = *new Machine(cfg);
+  std::string detail;
+  std::unique_ptr<TrafficGenerator> gen;
+  if (scenario == "idle") {
+    m.spawn("idle", [&] { sc_core::wait(MeshSystem::cycle_time() * static_cast<double>(cycles)); });
+  } else if (scenario == "barrier") {
+    // Complete BTM barriers back to back with the paper's timing, for `cycles` cycles.
+    std::vector<NodeId> all(static_cast<std::size_t>(cfg.mesh.nodes()));
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<NodeId>(i);
+    const Communicator c = m.groups().create(cfg.mesh, all, BarrierScheme::BTM);
+    auto done = std::make_shared<std::uint64_t>(0);
+    for (NodeId n : all)
+      m.post(n, [&m, c, n, cycles, done] {
+        join(m.node(n), c);
+        while (m.now() < cycles) barrier(m.node(n), c);
+        if (n == 0) *done = m.now();
+      });
+    detail = "complete BTM barriers back to back";
+  } else if (scenario == "uniform") {
+    TrafficParams p;
+    p.rate = rate;
+    p.flits = 1;
+    p.warmup = 0;
+    p.cycles = cycles;
+    gen = std::make_unique<TrafficGenerator>(p, cfg.mesh, 0);
+    m.mesh().attach_traffic(gen.get());
+    detail = fmt::format("uniform {} flits/node/cycle", rate);
+  } else {
+    std::cerr << "meshsync-bench: error: unknown scenario '" << scenario << "'\n";
+    return 2;
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  m.run();
+  const auto t2 = std::chrono::steady_clock::now();
+  const double sim = std::chrono::duration<double>(t2 - t1).count();
+  const double total = std::chrono::duration<double>(t2 - t0).count();
+  const double router_cycles = static_cast<double>(m.now()) * cfg.mesh.nodes();
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  fmt::print("| {} | {} | {} | {:.3g} | {:.1f} | {:.3f} | {:.3f} |\n", mesh_text,
+             scenario == "uniform" ? detail : scenario, m.now(), router_cycles / sim,
+             static_cast<double>(ru.ru_maxrss) / 1024.0, sim, total);
+  return 0;
+}
