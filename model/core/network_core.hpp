@@ -36,6 +36,9 @@ class NetworkProbe {
   virtual void on_output(NodeId node, int port, const Flit& f, std::uint64_t cycle) = 0;
   virtual void on_barrier(NodeId node, int reg, std::uint64_t cycle) = 0;
   virtual void after_step(NodeId node, std::uint64_t cycle) = 0;
+  // The node's visible state changes at `cycle` without the router running then (a
+  // credit arriving, software writing a register): refresh it then.
+  virtual void touch(NodeId node, std::uint64_t cycle) = 0;
   // A cycle in which the probe must run although no router has work (to end a pulse).
   virtual std::uint64_t next_cycle() const = 0;
   virtual void begin_cycle(std::uint64_t cycle) = 0;
@@ -94,6 +97,10 @@ class NetworkCore {
   }
   void trace_output(NodeId n, int port, const Flit& f, std::uint64_t cycle) {
     if (probe_) probe_->on_output(n, port, f, cycle);
+  }
+  bool probed() const { return probe_ != nullptr; }
+  void touch(NodeId n, std::uint64_t cycle) {
+    if (probe_) probe_->touch(n, cycle);
   }
   void note_barrier_event(NodeId n, int reg, std::uint64_t cycle) {
     if (probe_) probe_->on_barrier(n, reg, cycle);

@@ -1,6 +1,7 @@
 #include "router_core.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 
 #include "network_core.hpp"
@@ -32,10 +33,12 @@ Port RouterCore::route_of(const Flit& f) const {
 }
 
 void RouterCore::inject(const Flit& f, std::uint64_t cycle) {
-  // The injection channel is one FIFO; the NI and traffic sources hand flits over in
-  // non-decreasing cycle order, so a push_back keeps it sorted.
-  if (!source_.empty() && source_.back().cycle > cycle) cycle = source_.back().cycle;
-  source_.push_back({f, cycle});
+  // The injection channel serves flits in order of the cycle they are due, each source
+  // in its own order: a message still in its start-up must not hold up a packet that is
+  // due earlier. Flits of one worm share their cycle, so a worm is never split.
+  auto pos = source_.end();
+  while (pos != source_.begin() && std::prev(pos)->cycle > cycle) --pos;
+  source_.insert(pos, {f, cycle});
 }
 
 std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival) {
@@ -117,13 +120,26 @@ void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, NetworkCore& 
   net.schedule(next->id(), ready);
 }
 
-void RouterCore::pop_input(int i, int v, std::uint64_t c) {
+void RouterCore::pop_input(int i, int v, std::uint64_t c, NetworkCore& net) {
   auto& q = in_[i][v];
   q.pop();
   if (q.empty()) nonempty_ = static_cast<std::uint16_t>(nonempty_ & ~(1u << queue_bit(i, v)));
   in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
-  if (i != index(Port::Local))
-    neighbor_[i]->return_credit(opposite(port_at(i)), v, c + 1 + timing_.tp);
+  if (i != index(Port::Local)) {
+    RouterCore* up = neighbor_[i];
+    up->return_credit(opposite(port_at(i)), v, c + 1 + timing_.tp);
+    if (net.probed()) net.touch(up->id(), c + 1 + timing_.tp);
+  }
+}
+
+std::uint32_t RouterCore::credits_at(Port p, int vc, std::uint64_t cycle) const {
+  std::uint32_t n = credits_[index(p)][vc];
+  for (std::size_t k = 0; k < credit_returns_.size(); ++k) {
+    const CreditReturn& cr = credit_returns_.at(k);
+    if (cr.cycle > cycle) break;
+    if (cr.port == index(p) && cr.vc == vc) ++n;
+  }
+  return n;
 }
 
 namespace {
@@ -186,7 +202,7 @@ bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
     if (!(consume & (1u << i))) continue;
     consume &= ~(1u << i);
     const Flit f = in_[i][want_vc[i]].front().flit;
-    pop_input(i, want_vc[i], c);
+    pop_input(i, want_vc[i], c, net);
     barrier_unit(f, c, net);
     moved = true;
   }
@@ -218,7 +234,7 @@ bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
     if (winner < kPorts) {
       const int v = want_vc[winner];
       const Flit f = in_[winner][v].front().flit;
-      pop_input(winner, v, c);
+      pop_input(winner, v, c, net);
       if (v == kWormVc) worm_owner_[o] = f.tail ? -1 : static_cast<std::int8_t>(winner);
       send(o, f, c, net);
     } else {

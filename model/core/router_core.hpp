@@ -58,6 +58,9 @@ class RouterCore {
 
   // Credits this router holds for output `p`, VC `vc` (tests and waveforms).
   std::uint32_t credits(Port p, int vc) const { return credits_[index(p)][vc]; }
+  // The credit counter as the hardware holds it in `cycle`: returns that have arrived
+  // count even if this router has not run since.
+  std::uint32_t credits_at(Port p, int vc, std::uint64_t cycle) const;
   std::size_t buffered(Port p, int vc) const { return in_[index(p)][vc].size(); }
 
   std::uint64_t scheduled_at = kNever;  // owned by NetworkCore's scheduler
@@ -88,7 +91,7 @@ class RouterCore {
   void send(int out, const Flit& f, std::uint64_t cycle, NetworkCore& net);
   void update_cs_path(const Flit& f);
   static int queue_bit(int port, int vc) { return port * kVcs + vc; }
-  void pop_input(int port, int vc, std::uint64_t cycle);
+  void pop_input(int port, int vc, std::uint64_t cycle, NetworkCore& net);
   bool has_credit(int out, int vc) const {
     return out == index(Port::Local) || credits_[out][vc] > 0;
   }

@@ -26,13 +26,12 @@ void TrafficParams::validate(const MeshShape& mesh) const {
 
 TrafficGenerator::TrafficGenerator(const TrafficParams& p, const MeshShape& mesh,
                                    std::uint64_t start_cycle)
-    : p_(p),
+    : p_((p.validate(mesh), p)),
       mesh_(mesh),
       window_begin_(start_cycle + p.warmup),
       window_end_(start_cycle + p.warmup + p.cycles),
       rng_(p.seed),
       gap_(std::min(1.0, p.rate / p.flits)) {
-  p_.validate(mesh);
   // Bernoulli injection per cycle is a geometric gap between packets; drawing the gap
   // keeps idle nodes free of per-cycle work.
   for (int n = 0; n < mesh_.nodes(); ++n)
@@ -42,7 +41,10 @@ TrafficGenerator::TrafficGenerator(const TrafficParams& p, const MeshShape& mesh
 std::uint64_t TrafficGenerator::gap() { return gap_(rng_); }
 
 std::uint64_t TrafficGenerator::next_cycle() const {
-  if (next_.empty() || next_.top().cycle >= window_end_) return kNever;
+  // Like BookSim, keep offering load after the window until every measured packet has
+  // arrived: measured packets must not drain through an emptying network.
+  if (next_.empty()) return kNever;
+  if (next_.top().cycle >= window_end_ && latencies_ == measured_created_) return kNever;
   return next_.top().cycle;
 }
 
@@ -75,11 +77,10 @@ void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
     const NextPacket np = next_.top();
     next_.pop();
     next_.push({np.cycle + 1 + gap(), np.node});
-    if (np.cycle >= window_end_) continue;
     const NodeId dest = pick_dest(np.node);
     if (dest == np.node) continue;  // transpose: the diagonal sends nothing
     const std::uint64_t id = net.new_packet_id();
-    if (np.cycle >= window_begin_) {
+    if (np.cycle >= window_begin_ && np.cycle < window_end_) {
       ++measured_created_;
       measured_hops_ += static_cast<std::uint64_t>(hops(mesh_.coord(np.node), mesh_.coord(dest)));
       created_in_window_flits_ += p_.flits;
@@ -93,7 +94,7 @@ void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
 void TrafficGenerator::on_eject(NodeId node, const Flit& f, std::uint64_t cycle) {
   if (cycle >= window_begin_ && cycle < window_end_) ++window_flits_;
   if (!board_.deliver(node, f)) return;
-  if (f.created < window_begin_) return;  // created during warm-up
+  if (f.created < window_begin_ || f.created >= window_end_) return;  // not measured
   const std::uint64_t latency = cycle - f.created;
   if (latency_bins_.size() <= latency) latency_bins_.resize(latency + 1);
   ++latency_bins_[latency];
@@ -102,7 +103,7 @@ void TrafficGenerator::on_eject(NodeId node, const Flit& f, std::uint64_t cycle)
 }
 
 bool TrafficGenerator::finished() const {
-  return next_cycle() == kNever && latencies_ == measured_created_;
+  return latencies_ == measured_created_ && (next_.empty() || next_.top().cycle >= window_end_);
 }
 
 TrafficResult TrafficGenerator::result() const {

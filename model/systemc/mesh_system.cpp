@@ -31,6 +31,12 @@ void MeshSystem::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void MeshSystem::touch(NodeId node) {
+  if (!core_.probed()) return;
+  core_.touch(node, now_cycle());
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
 void MeshSystem::attach_traffic(TrafficGenerator* gen) {
   traffic_ = gen;
   core_.set_traffic(gen);

@@ -34,6 +34,8 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   // Hand a flit to node's injection channel at `cycle` (>= now) and wake the clock.
   void inject(NodeId node, const Flit& f, std::uint64_t cycle);
   Scoreboard& scoreboard() { return board_; }
+  // Software changed node's router state (a register write): waveforms show it now.
+  void touch(NodeId node);
 
   // Ordinary load next to the software's own traffic.
   void attach_traffic(TrafficGenerator* gen);

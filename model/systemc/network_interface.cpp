@@ -77,6 +77,7 @@ void NetworkInterface::do_program(NiProgram& cmd) {
   } else {
     soft_[gid].program(cmd.setup);
   }
+  system_.touch(node_);
   waits_[gid];
 }
 
@@ -84,15 +85,17 @@ void NetworkInterface::do_free(NiGroup& cmd) {
   BarrierRegisterFile& regs = system_.core().router(node_).registers();
   const int r = regs.lookup(cmd.gid);
   if (r >= 0 && regs.at(r).member()) regs.at(r).unprogram();
+  system_.touch(node_);
   soft_.erase(cmd.gid);
   hardware_roots_.erase(cmd.gid);
   waits_.erase(cmd.gid);
 }
 
 void NetworkInterface::do_cs_path(const NiCsPath& cmd, SyncType type) {
-  const std::uint64_t now = system_.now_cycle();
-  inject(make_sync(type, cmd.gid, node_, cmd.parent, Route::XY, kNoSlot),
-         now + system_.config().timing.ts);
+  // A message like any other: the caller pays the start-up.
+  const std::uint64_t ts = system_.config().timing.ts;
+  inject(make_sync(type, cmd.gid, node_, cmd.parent, Route::XY, kNoSlot), system_.now_cycle() + ts);
+  sc_core::wait(MeshSystem::cycle_time() * static_cast<double>(ts));
 }
 
 void NetworkInterface::do_barrier(NiGroup& cmd) {

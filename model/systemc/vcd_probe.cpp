@@ -1,5 +1,7 @@
 #include "vcd_probe.hpp"
 
+#include <algorithm>
+
 namespace meshsync {
 
 VcdProbe::VcdProbe(NetworkCore& net, const std::string& path) : net_(net) {
@@ -25,7 +27,7 @@ VcdProbe::VcdProbe(NetworkCore& net, const std::string& path) : net_(net) {
       sc_core::sc_trace(file_, pt.dest_y, o + "dest_y", coord_bits);
       sc_core::sc_trace(file_, pt.gid, o + "gid", 8);
       static const char* vc_names[kVcs] = {"credits_worm", "credits_sync_xy", "credits_sync_yx"};
-      for (int v = 0; v < kVcs; ++v) sc_core::sc_trace(file_, pt.credits[v], o + vc_names[v], 8);
+      for (int v = 0; v < kVcs; ++v) sc_core::sc_trace(file_, pt.credits[v], o + vc_names[v], 16);
     }
     for (std::size_t i = 0; i < rt.regs.size(); ++i) {
       RegisterTrace& bt = rt.regs[i];
@@ -36,7 +38,7 @@ VcdProbe::VcdProbe(NetworkCore& net, const std::string& path) : net_(net) {
       sc_core::sc_trace(file_, bt.arrived, b + "arrived", 8);
       sc_core::sc_trace(file_, bt.expected, b + "expected", 8);
     }
-    refresh(static_cast<NodeId>(n));
+    refresh(static_cast<NodeId>(n), 0);
   }
   net_.set_probe(this);
 }
@@ -63,13 +65,15 @@ void VcdProbe::on_output(NodeId node, int port, const Flit& f, std::uint64_t cyc
 
 void VcdProbe::on_barrier(NodeId, int, std::uint64_t) {}
 
-void VcdProbe::after_step(NodeId node, std::uint64_t) { refresh(node); }
+void VcdProbe::after_step(NodeId node, std::uint64_t cycle) { refresh(node, cycle); }
 
-void VcdProbe::refresh(NodeId node) {
+void VcdProbe::touch(NodeId node, std::uint64_t cycle) { touched_.emplace(cycle, node); }
+
+void VcdProbe::refresh(NodeId node, std::uint64_t cycle) {
   RouterTrace& rt = routers_[node];
   const RouterCore& r = net_.router(node);
   for (Port p : kAllPorts)
-    for (int v = 0; v < kVcs; ++v) rt.out[index(p)].credits[v] = r.credits(p, v);
+    for (int v = 0; v < kVcs; ++v) rt.out[index(p)].credits[v] = r.credits_at(p, v, cycle);
   for (std::size_t i = 0; i < rt.regs.size(); ++i) {
     const BarrierRegister& b = r.registers().at(static_cast<int>(i));
     rt.regs[i] = RegisterTrace{b.valid(), b.member(), b.gid(), b.arrived(),
@@ -77,9 +81,17 @@ void VcdProbe::refresh(NodeId node) {
   }
 }
 
-std::uint64_t VcdProbe::next_cycle() const { return pulsing_.empty() ? kNever : pulse_cycle_ + 1; }
+std::uint64_t VcdProbe::next_cycle() const {
+  std::uint64_t next = pulsing_.empty() ? kNever : pulse_cycle_ + 1;
+  if (!touched_.empty()) next = std::min(next, touched_.top().first);
+  return next;
+}
 
 void VcdProbe::begin_cycle(std::uint64_t cycle) {
+  while (!touched_.empty() && touched_.top().first <= cycle) {
+    refresh(touched_.top().second, cycle);
+    touched_.pop();
+  }
   if (cycle <= pulse_cycle_) return;
   for (const auto& [node, port] : pulsing_) {
     PortTrace& pt = routers_[node].out[static_cast<std::size_t>(port)];

@@ -5,6 +5,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,7 @@ class VcdProbe : public NetworkProbe {
   void on_output(NodeId node, int port, const Flit& f, std::uint64_t cycle) override;
   void on_barrier(NodeId node, int reg, std::uint64_t cycle) override;
   void after_step(NodeId node, std::uint64_t cycle) override;
+  void touch(NodeId node, std::uint64_t cycle) override;
   std::uint64_t next_cycle() const override;
   void begin_cycle(std::uint64_t cycle) override;
 
@@ -52,13 +55,16 @@ class VcdProbe : public NetworkProbe {
     std::array<PortTrace, kPorts> out;
     std::vector<RegisterTrace> regs;
   };
-  void refresh(NodeId node);
+  void refresh(NodeId node, std::uint64_t cycle);
 
   NetworkCore& net_;
   sc_core::sc_trace_file* file_ = nullptr;
   std::vector<RouterTrace> routers_;
   std::vector<std::pair<NodeId, int>> pulsing_;  // outputs valid in pulse_cycle_
   std::uint64_t pulse_cycle_ = 0;
+  std::priority_queue<std::pair<std::uint64_t, NodeId>, std::vector<std::pair<std::uint64_t, NodeId>>,
+                      std::greater<>>
+      touched_;
 };
 
 }  // namespace meshsync

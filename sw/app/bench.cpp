@@ -60,6 +60,12 @@ int main(int argc, char** argv) {
     p.cycles = cycles;
     gen = std::make_unique<TrafficGenerator>(p, cfg.mesh, 0);
     m.mesh().attach_traffic(gen.get());
+    // Exactly `cycles` cycles, no drain: past saturation (64x64 at 0.1) draining the
+    // source queues would measure the backlog, not the simulator.
+    m.spawn("stop", [&] {
+      sc_core::wait(MeshSystem::cycle_time() * static_cast<double>(cycles));
+      sc_core::sc_stop();
+    });
     detail = fmt::format("uniform {} flits/node/cycle", rate);
   } else {
     std::cerr << "meshsync-bench: error: unknown scenario '" << scenario << "'\n";

@@ -30,6 +30,12 @@ void add_network_options(CLI::App* app, NetworkOptions& n) {
       ->capture_default_str();
 }
 
+const CLI::Validator kNotNegative(
+    [](std::string& v) {
+      return v.find('-') == std::string::npos ? std::string{} : "must not be negative, got " + v;
+    },
+    "N>=0");
+
 int fail(const std::string& what, int code) {
   std::cerr << "meshsync: " << what << "\n";
   return code;
@@ -53,7 +59,9 @@ int main(int argc, char** argv) {
   barrier->add_option("--scheme", bo.scheme, "btm | cs | btm,cs (compare)")->capture_default_str();
   barrier->add_option("--repeat", bo.repeat, "barriers to measure (random members drawn anew each)")
       ->capture_default_str();
-  barrier->add_option("--seed", bo.seed, "seed for random members")->capture_default_str();
+  barrier->add_option("--seed", bo.seed, "seed for random members")
+      ->capture_default_str()
+      ->check(kNotNegative);
   barrier->add_flag("--json", bo.json, "print JSON");
   barrier->add_option("--vcd", bo.vcd, "write a VCD waveform of every router");
 
@@ -62,7 +70,9 @@ int main(int argc, char** argv) {
   tree->add_option("--mesh", to.mesh, "mesh size WxH")->capture_default_str();
   tree->add_option("--members", to.members, "all | random:N | x,y;x,y;...")->capture_default_str();
   tree->add_option("--scheme", to.scheme, "btm | cs")->capture_default_str();
-  tree->add_option("--seed", to.seed, "seed for random members")->capture_default_str();
+  tree->add_option("--seed", to.seed, "seed for random members")
+      ->capture_default_str()
+      ->check(kNotNegative);
   tree->add_flag("--json", to.json, "print JSON");
   tree->add_flag("--dot", to.dot, "print Graphviz DOT");
 
@@ -74,7 +84,9 @@ int main(int argc, char** argv) {
   traffic->add_option("--flits", fo.flits, "flits per packet")->capture_default_str();
   traffic->add_option("--cycles", fo.cycles, "measured cycles")->capture_default_str();
   traffic->add_option("--warmup", fo.warmup, "cycles before measuring")->capture_default_str();
-  traffic->add_option("--seed", fo.seed, "seed of the traffic generator")->capture_default_str();
+  traffic->add_option("--seed", fo.seed, "seed of the traffic generator")
+      ->capture_default_str()
+      ->check(kNotNegative);
   traffic->add_flag("--json", fo.json, "print JSON");
   traffic->add_option("--vcd", fo.vcd, "write a VCD waveform of every router");
 
@@ -95,7 +107,8 @@ int main(int argc, char** argv) {
     }
     return fail("error: " + m, 2);
   } catch (const CLI::ParseError& e) {
-    return fail(std::string("error: ") + e.what(), e.get_exit_code() ? e.get_exit_code() : 2);
+    // Every kind of bad input exits 2, whichever layer noticed it.
+    return fail(std::string("error: ") + e.what(), 2);
   }
 
   try {

@@ -88,6 +88,8 @@ void Machine::post(NodeId n, std::function<void()> job) {
 void Machine::run() {
   sc_core::sc_start();
   if (!mesh_->error().empty()) throw SimulationError(mesh_->error());
+  const Scoreboard& board = mesh_->scoreboard();
+  if (!board.errors().empty()) throw SimulationError("message delivery: " + board.errors().front());
   auto blocked = mesh_->blocked_processes();
   if (!blocked.empty() || running_ > 0) {
     std::string msg = "simulation ended at cycle " + std::to_string(now()) + " with " +
