@@ -33,6 +33,9 @@ struct RouterParams {
   std::uint32_t sync_buffer_depth = 4;
   // Barrier registers per router (the CAM size).
   std::uint32_t barrier_registers = 4;
+  // Children one register can hold (BTM needs 4; a CS root may have more). A member with
+  // more children keeps its register in node memory instead (software fallback).
+  std::uint32_t max_children = 8;
 };
 
 struct NetworkConfig {
@@ -61,6 +64,8 @@ inline void NetworkConfig::validate() const {
   if (router.buffer_depth < 1) fail("buffer depth must be at least 1 flit");
   if (router.sync_buffer_depth < 1) fail("sync buffer depth must be at least 1 flit");
   if (router.barrier_registers > 256) fail("at most 256 barrier registers (8-bit GID space)");
+  if (router.max_children < 4) fail("max-children must be at least 4 (a BTM member has up to 4)");
+  if (router.max_children > 64) fail("max-children must be at most 64");
   const std::uint64_t slowest = 2ull * (timing.tp + timing.trn + timing.trm) + timing.ts;
   if (deadlock_cycles <= slowest)
     fail("deadlock-cycles must exceed " + std::to_string(slowest) +

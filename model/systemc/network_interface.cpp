@@ -69,7 +69,8 @@ void NetworkInterface::do_receive(NiReceive& cmd) {
 void NetworkInterface::do_program(NiProgram& cmd) {
   BarrierRegisterFile& regs = system_.core().router(node_).registers();
   const std::uint8_t gid = cmd.setup.gid;
-  const int r = regs.find_or_allocate(gid);
+  const bool fits = cmd.setup.children.size() <= system_.config().router.max_children;
+  const int r = fits ? regs.find_or_allocate(gid) : -1;
   cmd.in_hardware = r >= 0;
   if (cmd.in_hardware) {
     regs.at(r).program(cmd.setup);

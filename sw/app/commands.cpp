@@ -59,6 +59,7 @@ NetworkConfig NetworkOptions::resolve() const {
   c.router.buffer_depth = checked(buffer_depth, "buffer-depth", 1);
   c.router.sync_buffer_depth = checked(sync_buffer_depth, "sync-buffer-depth", 1);
   c.router.barrier_registers = checked(registers, "registers", 0);
+  c.router.max_children = checked(max_children, "max-children", 4);
   if (deadlock_cycles < 1) throw ConfigError("deadlock-cycles must be positive");
   c.deadlock_cycles = static_cast<std::uint64_t>(deadlock_cycles);
   c.validate();

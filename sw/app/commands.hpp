@@ -14,7 +14,7 @@ namespace meshsync {
 struct NetworkOptions {
   std::string mesh = "8x8";
   std::int64_t ts = 1000, tp = 5, trn = 5, trm = 30;
-  std::int64_t buffer_depth = 16, sync_buffer_depth = 4, registers = 4;
+  std::int64_t buffer_depth = 16, sync_buffer_depth = 4, registers = 4, max_children = 8;
   std::int64_t deadlock_cycles = 100000;
   NetworkConfig resolve() const;  // throws ConfigError
 };

@@ -25,6 +25,8 @@ void add_network_options(CLI::App* app, NetworkOptions& n) {
   app->add_option("--sync-buffer-depth", n.sync_buffer_depth, "each sync VC input buffer, flits")
       ->capture_default_str();
   app->add_option("--registers", n.registers, "barrier registers per router")->capture_default_str();
+  app->add_option("--max-children", n.max_children, "children one barrier register holds")
+      ->capture_default_str();
   app->add_option("--deadlock-cycles", n.deadlock_cycles,
                   "report a deadlock after this many cycles without progress")
       ->capture_default_str();
