@@ -18,9 +18,11 @@ NetworkCore::NetworkCore(const NetworkConfig& cfg) : cfg_(cfg) {
   while (horizon < 4ull + t.tp + std::max(t.trn, t.trm)) horizon *= 2;
   buckets_.resize(horizon);
   horizon_mask_ = horizon - 1;
+  neighbors_.resize(routers_.size());
   for (auto& r : routers_)
     for (Port p : kAllPorts)
-      if (m.has_neighbor(r.coord(), p)) r.connect(p, &routers_[m.id(step(r.coord(), p))]);
+      neighbors_[r.id()][static_cast<std::size_t>(index(p))] =
+          m.has_neighbor(r.coord(), p) ? m.id(step(r.coord(), p)) : r.id();
 }
 
 void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
@@ -38,6 +40,27 @@ void NetworkCore::schedule(NodeId n, std::uint64_t cycle) {
   r.scheduled_at = cycle;
   if (cycle <= base_ + horizon_mask_) buckets_[cycle & horizon_mask_].push_back(n);
   else far_.push({cycle, n});
+}
+
+void NetworkCore::flit_out(RouterCore& from, int port, const Flit& f, std::uint64_t cycle) {
+  if (probe_) probe_->on_output(from.id(), port, f, cycle);
+  if (port == index(Port::Local)) {
+    if (sink_) sink_->on_eject(from.id(), f, cycle + 1);
+    return;
+  }
+  if (f.sync) ++counters_.sync_hops;
+  else ++counters_.worm_flit_hops;
+  const NodeId to = neighbor(from.id(), port);
+  const std::uint64_t ready =
+      routers_[to].receive(opposite(port_at(port)), f, cycle + 1 + cfg_.timing.tp);
+  schedule(to, ready);
+}
+
+void NetworkCore::credit_out(RouterCore& from, int port, int vc, std::uint64_t cycle) {
+  const NodeId up = neighbor(from.id(), port);
+  const std::uint64_t due = cycle + 1 + cfg_.timing.tp;
+  routers_[up].return_credit(opposite(port_at(port)), vc, due);
+  if (probe_) probe_->touch(up, due);
 }
 
 void NetworkCore::admit_far(std::uint64_t base) {

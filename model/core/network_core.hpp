@@ -2,6 +2,7 @@
 // router is stepped only in cycles where it has work, so an idle mesh costs nothing.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -54,7 +55,7 @@ struct LinkCounters {
   std::uint64_t worm_flit_hops = 0;
 };
 
-class NetworkCore {
+class NetworkCore : private RouterLinks {
  public:
   explicit NetworkCore(const NetworkConfig& cfg);
   NetworkCore(const NetworkCore&) = delete;
@@ -88,22 +89,9 @@ class NetworkCore {
 
   // Called by routers.
   void schedule(NodeId n, std::uint64_t cycle);
-  void eject(NodeId n, const Flit& f, std::uint64_t cycle) {
-    if (sink_) sink_->on_eject(n, f, cycle);
-  }
-  void count_link(const Flit& f) {
-    if (f.sync) ++counters_.sync_hops;
-    else ++counters_.worm_flit_hops;
-  }
-  void trace_output(NodeId n, int port, const Flit& f, std::uint64_t cycle) {
-    if (probe_) probe_->on_output(n, port, f, cycle);
-  }
   bool probed() const { return probe_ != nullptr; }
   void touch(NodeId n, std::uint64_t cycle) {
     if (probe_) probe_->touch(n, cycle);
-  }
-  void note_barrier_event(NodeId n, int reg, std::uint64_t cycle) {
-    if (probe_) probe_->on_barrier(n, reg, cycle);
   }
 
   // One line per stuck buffer, for a deadlock report.
@@ -118,10 +106,18 @@ class NetworkCore {
     }
   };
   void admit_far(std::uint64_t base);
+  // RouterLinks: the links between neighbours and to the network interfaces.
+  void flit_out(RouterCore& from, int port, const Flit& f, std::uint64_t cycle) override;
+  void credit_out(RouterCore& from, int port, int vc, std::uint64_t cycle) override;
+  void barrier_event(RouterCore& r, int reg, std::uint64_t cycle) override {
+    if (probe_) probe_->on_barrier(r.id(), reg, cycle);
+  }
+  NodeId neighbor(NodeId n, int port) const { return neighbors_[n][static_cast<std::size_t>(port)]; }
 
   NetworkConfig cfg_;
   std::vector<Coord> coords_;
   std::vector<RouterCore> routers_;
+  std::vector<std::array<NodeId, kPorts>> neighbors_;
   // A calendar of wake-ups: one bucket per cycle within the horizon (every wake-up a
   // router gives itself or a neighbour), a heap beyond it (the NI's start-ups).
   std::vector<std::vector<NodeId>> buckets_;

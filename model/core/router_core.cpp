@@ -4,7 +4,6 @@
 #include <iterator>
 #include <sstream>
 
-#include "network_core.hpp"
 
 namespace meshsync {
 
@@ -79,7 +78,7 @@ void RouterCore::update_cs_path(const Flit& f) {
   }
 }
 
-void RouterCore::barrier_unit(const Flit& f, std::uint64_t cycle, NetworkCore& net) {
+void RouterCore::barrier_unit(const Flit& f, std::uint64_t cycle, RouterLinks& links) {
   if (f.stype == SyncType::Setup || f.stype == SyncType::Teardown) return;  // path end
   const int r = regs_.lookup(f.gid);
   if (r < 0 || !regs_.at(r).member()) {
@@ -101,35 +100,23 @@ void RouterCore::barrier_unit(const Flit& f, std::uint64_t cycle, NetworkCore& n
       ++pending_;
     }
   }
-  net.note_barrier_event(id_, r, cycle);
+  links.barrier_event(*this, r, cycle);
 }
 
-void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, NetworkCore& net) {
-  net.trace_output(id_, out, f, cycle);
-  if (out == index(Port::Local)) {
-    net.eject(id_, f, cycle + 1);
-    return;
+void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links) {
+  if (out != index(Port::Local)) {
+    if (f.sync && (f.stype == SyncType::Setup || f.stype == SyncType::Teardown)) update_cs_path(f);
+    --credits_[out][f.vc()];
   }
-  if (f.sync && (f.stype == SyncType::Setup || f.stype == SyncType::Teardown)) update_cs_path(f);
-  const int v = f.vc();
-  --credits_[out][v];
-  RouterCore* next = neighbor_[out];
-  const std::uint64_t ready =
-      next->receive(opposite(port_at(out)), f, cycle + 1 + timing_.tp);
-  net.count_link(f);
-  net.schedule(next->id(), ready);
+  links.flit_out(*this, out, f, cycle);
 }
 
-void RouterCore::pop_input(int i, int v, std::uint64_t c, NetworkCore& net) {
+void RouterCore::pop_input(int i, int v, std::uint64_t c, RouterLinks& links) {
   auto& q = in_[i][v];
   q.pop();
   if (q.empty()) nonempty_ = static_cast<std::uint16_t>(nonempty_ & ~(1u << queue_bit(i, v)));
   in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
-  if (i != index(Port::Local)) {
-    RouterCore* up = neighbor_[i];
-    up->return_credit(opposite(port_at(i)), v, c + 1 + timing_.tp);
-    if (net.probed()) net.touch(up->id(), c + 1 + timing_.tp);
-  }
+  if (i != index(Port::Local)) links.credit_out(*this, i, v, c);
 }
 
 std::uint32_t RouterCore::credits_at(Port p, int vc, std::uint64_t cycle) const {
@@ -151,7 +138,7 @@ int first_from(unsigned mask, int start) {
 }
 }  // namespace
 
-bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
+bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
   while (!credit_returns_.empty() && credit_returns_.front().cycle <= c) {
     const CreditReturn& cr = credit_returns_.front();
     ++credits_[cr.port][cr.vc];
@@ -202,8 +189,8 @@ bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
     if (!(consume & (1u << i))) continue;
     consume &= ~(1u << i);
     const Flit f = in_[i][want_vc[i]].front().flit;
-    pop_input(i, want_vc[i], c, net);
-    barrier_unit(f, c, net);
+    pop_input(i, want_vc[i], c, links);
+    barrier_unit(f, c, links);
     moved = true;
   }
 
@@ -234,9 +221,9 @@ bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
     if (winner < kPorts) {
       const int v = want_vc[winner];
       const Flit f = in_[winner][v].front().flit;
-      pop_input(winner, v, c, net);
+      pop_input(winner, v, c, links);
       if (v == kWormVc) worm_owner_[o] = f.tail ? -1 : static_cast<std::int8_t>(winner);
-      send(o, f, c, net);
+      send(o, f, c, links);
     } else {
       auto& box = outbox_[static_cast<std::size_t>(winner - kPorts)];
       auto it = std::find_if(box.begin(), box.end(), [&](const Pending& p) {
@@ -245,7 +232,7 @@ bool RouterCore::step(std::uint64_t c, NetworkCore& net) {
       const Flit f = it->flit;
       box.erase(it);
       --pending_;
-      send(o, f, c, net);
+      send(o, f, c, links);
     }
     out_rr_[o] = static_cast<std::uint16_t>((winner + 1) % requesters);
     moved = true;

@@ -18,9 +18,22 @@
 
 namespace meshsync {
 
-class NetworkCore;
-
 inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
+
+class RouterCore;
+
+// Where a router's outputs go: the mesh (NetworkCore), or a bench that drives one router
+// by its ports (the RTL lockstep checker).
+class RouterLinks {
+ public:
+  virtual ~RouterLinks() = default;
+  // A flit granted to output `port` in `cycle`. Local: delivered to the NI in cycle + 1;
+  // otherwise in the neighbour's input FIFO in cycle + 1 + tp.
+  virtual void flit_out(RouterCore& from, int port, const Flit& f, std::uint64_t cycle) = 0;
+  // A flit popped from non-Local input `port`, VC `vc`, in `cycle`: its credit goes back.
+  virtual void credit_out(RouterCore& from, int port, int vc, std::uint64_t cycle) = 0;
+  virtual void barrier_event(RouterCore&, int /*reg*/, std::uint64_t /*cycle*/) {}
+};
 
 class RouterCore {
  public:
@@ -31,9 +44,6 @@ class RouterCore {
   Coord coord() const { return coord_; }
   BarrierRegisterFile& registers() { return regs_; }
   const BarrierRegisterFile& registers() const { return regs_; }
-
-  // Wiring, done once by NetworkCore.
-  void connect(Port p, RouterCore* neighbor) { neighbor_[index(p)] = neighbor; }
 
   // The network interface's injection channel: flits enter the Local input no earlier
   // than `cycle`, one per cycle, in order.
@@ -48,7 +58,7 @@ class RouterCore {
   }
 
   // One clock cycle. Returns true if any flit moved.
-  bool step(std::uint64_t cycle, NetworkCore& net);
+  bool step(std::uint64_t cycle, RouterLinks& links);
   // The next cycle at which step() has something to do, or kNever.
   std::uint64_t next_wake(std::uint64_t cycle) const;
   bool idle() const;
@@ -87,11 +97,11 @@ class RouterCore {
   };
 
   Port route_of(const Flit& f) const;
-  void barrier_unit(const Flit& f, std::uint64_t cycle, NetworkCore& net);
-  void send(int out, const Flit& f, std::uint64_t cycle, NetworkCore& net);
+  void barrier_unit(const Flit& f, std::uint64_t cycle, RouterLinks& links);
+  void send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links);
   void update_cs_path(const Flit& f);
   static int queue_bit(int port, int vc) { return port * kVcs + vc; }
-  void pop_input(int port, int vc, std::uint64_t cycle, NetworkCore& net);
+  void pop_input(int port, int vc, std::uint64_t cycle, RouterLinks& links);
   bool has_credit(int out, int vc) const {
     return out == index(Port::Local) || credits_[out][vc] > 0;
   }
@@ -100,7 +110,6 @@ class RouterCore {
   Coord coord_;
   const Coord* coords_;
   Timing timing_;
-  std::array<RouterCore*, kPorts> neighbor_{};
   std::array<std::array<FlitFifo<Buffered>, kVcs>, kPorts> in_;
   std::array<std::array<std::uint32_t, kVcs>, kPorts> credits_{};
   std::array<std::int8_t, kPorts> worm_owner_{};  // input holding each output's worm VC
