@@ -66,7 +66,7 @@ void NetworkCore::credit_out(RouterCore& from, int port, int vc, std::uint64_t c
 void NetworkCore::admit_far(std::uint64_t base) {
   base_ = base;
   while (!far_.empty() && far_.top().cycle <= base_ + horizon_mask_) {
-    const Wake w = far_.top();
+    const NodeEvent w = far_.top();
     far_.pop();
     buckets_[w.cycle & horizon_mask_].push_back(w.node);
   }

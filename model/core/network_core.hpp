@@ -98,13 +98,6 @@ class NetworkCore : private RouterLinks {
   std::string stuck_report(std::size_t max_lines = 12) const;
 
  private:
-  struct Wake {
-    std::uint64_t cycle;
-    NodeId node;
-    bool operator>(const Wake& o) const {
-      return cycle != o.cycle ? cycle > o.cycle : node > o.node;
-    }
-  };
   void admit_far(std::uint64_t base);
   // RouterLinks: the links between neighbours and to the network interfaces.
   void flit_out(RouterCore& from, int port, const Flit& f, std::uint64_t cycle) override;
@@ -125,7 +118,7 @@ class NetworkCore : private RouterLinks {
   std::uint64_t base_ = 0;  // buckets hold cycles [base_, base_ + horizon)
   std::size_t pending_wakes_ = 0;
   std::vector<NodeId> scratch_;
-  std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> far_;
+  std::priority_queue<NodeEvent, std::vector<NodeEvent>, std::greater<NodeEvent>> far_;
   NetworkSink* sink_ = nullptr;
   TrafficSource* traffic_ = nullptr;
   NetworkProbe* probe_ = nullptr;

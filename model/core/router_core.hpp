@@ -20,6 +20,16 @@ namespace meshsync {
 
 inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
 
+// Something due at a node in a cycle; ordered for min-heaps, ties by node id so that
+// every run visits nodes in the same order.
+struct NodeEvent {
+  std::uint64_t cycle;
+  NodeId node;
+  bool operator>(const NodeEvent& o) const {
+    return cycle != o.cycle ? cycle > o.cycle : node > o.node;
+  }
+};
+
 class RouterCore;
 
 // Where a router's outputs go: the mesh (NetworkCore), or a bench that drives one router

@@ -74,7 +74,7 @@ NodeId TrafficGenerator::pick_dest(NodeId src) {
 
 void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
   while (!next_.empty() && next_.top().cycle <= cycle) {
-    const NextPacket np = next_.top();
+    const NodeEvent np = next_.top();
     next_.pop();
     next_.push({np.cycle + 1 + gap(), np.node});
     const NodeId dest = pick_dest(np.node);

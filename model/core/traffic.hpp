@@ -59,13 +59,6 @@ class TrafficGenerator : public TrafficSource {
   std::uint64_t window_end() const { return window_end_; }
 
  private:
-  struct NextPacket {
-    std::uint64_t cycle;
-    NodeId node;
-    bool operator>(const NextPacket& o) const {
-      return cycle != o.cycle ? cycle > o.cycle : node > o.node;
-    }
-  };
   NodeId pick_dest(NodeId src);
   std::uint64_t gap();
 
@@ -75,7 +68,7 @@ class TrafficGenerator : public TrafficSource {
   std::uint64_t window_end_;
   std::mt19937_64 rng_;
   std::geometric_distribution<std::uint64_t> gap_;
-  std::priority_queue<NextPacket, std::vector<NextPacket>, std::greater<NextPacket>> next_;
+  std::priority_queue<NodeEvent, std::vector<NodeEvent>, std::greater<NodeEvent>> next_;  // next packet per node
   Scoreboard board_;
   // Latency histogram (one bin per cycle): exact percentiles in memory that does not
   // grow with the run length.
