@@ -32,6 +32,21 @@ void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
   schedule(node, std::max(cycle, earliest));
 }
 
+bool NetworkCore::program_register(NodeId n, const BarrierRegisterSetup& s) {
+  if (s.children.size() > cfg_.router.max_children) return false;
+  BarrierRegisterFile& regs = routers_[n].registers();
+  const int r = regs.find_or_allocate(s.gid);
+  if (r < 0) return false;
+  regs.at(r).program(s);
+  return true;
+}
+
+void NetworkCore::free_register(NodeId n, std::uint8_t gid) {
+  BarrierRegisterFile& regs = routers_[n].registers();
+  const int r = regs.lookup(gid);
+  if (r >= 0 && regs.at(r).member()) regs.at(r).unprogram();
+}
+
 void NetworkCore::schedule(NodeId n, std::uint64_t cycle) {
   RouterCore& r = routers_[n];
   // One entry per router is enough: when it runs it schedules its own next wake-up.

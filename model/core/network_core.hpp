@@ -70,6 +70,12 @@ class NetworkCore : private RouterLinks {
   void set_traffic(TrafficSource* t) { traffic_ = t; }
   void set_probe(NetworkProbe* p) { probe_ = p; }
 
+  // Software writing node's barrier register through its NI: false when no register is
+  // free or the member has more children than a register holds (the NI then keeps the
+  // register in node memory). Freeing leaves an entry that CS paths still cross.
+  bool program_register(NodeId n, const BarrierRegisterSetup& s);
+  void free_register(NodeId n, std::uint8_t gid);
+
   // Hand a flit to node's injection channel; it enters the router at `cycle` or later.
   void inject(NodeId node, const Flit& f, std::uint64_t cycle);
 

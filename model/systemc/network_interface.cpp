@@ -67,13 +67,9 @@ void NetworkInterface::do_receive(NiReceive& cmd) {
 }
 
 void NetworkInterface::do_program(NiProgram& cmd) {
-  BarrierRegisterFile& regs = system_.core().router(node_).registers();
   const std::uint8_t gid = cmd.setup.gid;
-  const bool fits = cmd.setup.children.size() <= system_.config().router.max_children;
-  const int r = fits ? regs.find_or_allocate(gid) : -1;
-  cmd.in_hardware = r >= 0;
+  cmd.in_hardware = system_.core().program_register(node_, cmd.setup);
   if (cmd.in_hardware) {
-    regs.at(r).program(cmd.setup);
     if (!cmd.setup.parent) hardware_roots_.insert(gid);
   } else {
     soft_[gid].program(cmd.setup);
@@ -83,9 +79,7 @@ void NetworkInterface::do_program(NiProgram& cmd) {
 }
 
 void NetworkInterface::do_free(NiGroup& cmd) {
-  BarrierRegisterFile& regs = system_.core().router(node_).registers();
-  const int r = regs.lookup(cmd.gid);
-  if (r >= 0 && regs.at(r).member()) regs.at(r).unprogram();
+  system_.core().free_register(node_, cmd.gid);
   system_.touch(node_);
   soft_.erase(cmd.gid);
   hardware_roots_.erase(cmd.gid);
