@@ -1,0 +1,216 @@
+// Zero-load latency through the whole stack (software thread -> TLM -> NI -> routers ->
+// NI -> software) against the NOTES.md formulas, for unicast worms and for barriers.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "support/sim_helpers.hpp"
+#include "support/tree_reference.hpp"
+
+using namespace meshsync;
+using namespace meshsync::test;
+
+namespace {
+const Timing kTimings[] = {{1000, 5, 5, 30}, {7, 1, 1, 3}, {50, 3, 2, 9}};
+
+std::string timing_text(const Timing& t) {
+  std::ostringstream s;
+  s << "ts=" << t.ts << " tp=" << t.tp << " trn=" << t.trn << " trm=" << t.trm;
+  return s.str();
+}
+}  // namespace
+
+TEST_CASE("unicast: delivery at ts + d*tp + (d+1)*trn + L-1 after the send call", "[system][latency]") {
+  const MeshShape mesh{5, 4};
+  const std::vector<std::pair<Coord, Coord>> pairs = {
+      {{0, 0}, {1, 0}}, {{0, 0}, {4, 3}}, {{4, 3}, {0, 0}}, {{2, 0}, {2, 3}},
+      {{3, 2}, {0, 2}}, {{1, 3}, {4, 1}}, {{4, 0}, {0, 3}}, {{2, 1}, {2, 1}}};
+  for (const Timing& t : kTimings) {
+    for (std::uint16_t L : {1, 2, 5, 20}) {
+      Machine m(make_config(mesh, t));
+      int checked = 0;
+      run_driver(m, [&] {
+        std::uint32_t tag = 0;
+        for (const auto& [a, b] : pairs) {
+          wait_cycles(3 + tag);  // start in different cycles
+          std::vector<std::uint32_t> words;
+          for (std::uint16_t i = 1; i < L; ++i) words.push_back(++tag * 7919u);
+          const std::vector<std::uint32_t> sent = words;
+          const NodeId src = mesh.id(a), dst = mesh.id(b);
+          const std::uint64_t t0 = m.node(src).now();
+          m.node(src).send(dst, words);
+          // The sender is busy for exactly the start-up.
+          CHECK(m.node(src).now() - t0 == t.ts);
+          const NiReceive r = m.node(dst).receive();
+          const int d = hops(a, b);
+          INFO(timing_text(t) << " L=" << L << " (" << a.x << "," << a.y << ")->(" << b.x << ","
+                              << b.y << ") d=" << d);
+          CHECK(r.src == src);
+          CHECK(r.words == sent);
+          CHECK(r.cycle - t0 == t.ts + static_cast<std::uint64_t>(d) * t.tp +
+                                    static_cast<std::uint64_t>(d + 1) * t.trn + (L - 1u));
+          ++checked;
+          m.mesh().wait_idle();
+        }
+      });
+      CHECK(checked == static_cast<int>(pairs.size()));
+      CHECK(m.mesh().scoreboard().errors().empty());
+      CHECK(m.mesh().scoreboard().in_flight() == 0);
+    }
+  }
+}
+
+TEST_CASE("unicast: two messages between the same pair arrive in order", "[system][latency]") {
+  const MeshShape mesh{4, 4};
+  const Timing t{7, 1, 1, 3};
+  Machine m(make_config(mesh, t));
+  std::vector<NiReceive> got;
+  m.spawn("sender", [&] {
+    m.node(0).send(15, {1, 2, 3});
+    m.node(0).send(15, {4});
+    m.node(0).send(15, {});
+  });
+  m.spawn("receiver", [&] {
+    for (int i = 0; i < 3; ++i) got.push_back(m.node(15).receive());
+  });
+  m.run();
+  REQUIRE(got.size() == 3);
+  CHECK(got[0].words == std::vector<std::uint32_t>{1, 2, 3});
+  CHECK(got[1].words == std::vector<std::uint32_t>{4});
+  CHECK(got[2].words.empty());
+  // Second send starts ts after the first; its single body follows.
+  CHECK(got[0].cycle == t.ts + 6 * t.tp + 7 * t.trn + 3);
+  CHECK(got[1].cycle == 2 * t.ts + 6 * t.tp + 7 * t.trn + 1);
+  CHECK(got[2].cycle == 3 * t.ts + 6 * t.tp + 7 * t.trn);
+}
+
+namespace {
+
+struct Group {
+  std::string name;
+  BarrierScheme scheme;
+  MeshShape mesh;
+  std::vector<NodeId> members;
+};
+
+// Measures each group once (fresh machine per mesh, groups one after the other).
+std::vector<BarrierMeasurement> measure_all(const MeshShape& mesh, const Timing& t,
+                                            const std::vector<Group>& groups,
+                                            std::vector<std::uint64_t>& analytic,
+                                            std::vector<std::uint64_t>& analytic_hops) {
+  Machine m(make_config(mesh, t));
+  std::vector<BarrierMeasurement> out;
+  run_driver(m, [&] {
+    for (const Group& g : groups) {
+      const Communicator c = m.groups().create(mesh, g.members, g.scheme);
+      analytic.push_back(c.tree->analytic_cycles(t));
+      analytic_hops.push_back(c.tree->analytic_hops());
+      out.push_back(measure_barrier(m, c));
+      m.groups().free(c);
+    }
+  });
+  // Every register is free again after the groups left.
+  for (NodeId n = 0; n < static_cast<NodeId>(mesh.nodes()); ++n)
+    CHECK(m.mesh().core().router(n).registers().in_use() == 0);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("barrier: contention-free groups take exactly analytic_cycles", "[system][latency][barrier]") {
+  const MeshShape m8{8, 8};
+  std::vector<Group> groups;
+  for (BarrierScheme s : {BarrierScheme::BTM, BarrierScheme::CS}) {
+    const std::string sn = scheme_name(s);
+    groups.push_back({sn + " single member", s, m8, {m8.id({3, 4})}});
+    groups.push_back({sn + " single member in a corner", s, m8, {m8.id({7, 0})}});
+    groups.push_back({sn + " two neighbours", s, m8, ref::ids(m8, {{2, 2}, {3, 2}})});
+    groups.push_back({sn + " two members 6 hops apart", s, m8, ref::ids(m8, {{1, 1}, {5, 3}})});
+    groups.push_back({sn + " two members on a column", s, m8, ref::ids(m8, {{6, 0}, {6, 7}})});
+    groups.push_back({sn + " plus around (3,3)", s, m8,
+                      ref::ids(m8, {{3, 3}, {6, 3}, {0, 3}, {3, 7}, {3, 1}})});
+    groups.push_back({sn + " row of three with gaps", s, m8, ref::ids(m8, {{0, 5}, {2, 5}, {4, 5}})});
+  }
+  for (const Timing& t : kTimings) {
+    std::vector<std::uint64_t> analytic, ahops;
+    const auto got = measure_all(m8, t, groups, analytic, ahops);
+    REQUIRE(got.size() == groups.size());
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      INFO(groups[i].name << " " << timing_text(t));
+      CHECK(got[i].latency_cycles == analytic[i]);
+      CHECK(got[i].hops == ahops[i]);
+      CHECK(got[i].software_fallbacks == 0);
+      CHECK(got[i].first_release <= got[i].latency_cycles);
+    }
+  }
+}
+
+TEST_CASE("barrier: every two-member group takes exactly analytic_cycles", "[system][latency][barrier]") {
+  // One message up, one down: nothing can compete.
+  const MeshShape m4{4, 4};
+  std::vector<Group> groups;
+  for (NodeId a = 0; a < 16; ++a)
+    for (NodeId b = a + 1; b < 16; ++b)
+      for (BarrierScheme s : {BarrierScheme::BTM, BarrierScheme::CS})
+        groups.push_back({scheme_name(s) + " pair " + std::to_string(a) + "," + std::to_string(b), s, m4, {a, b}});
+  const Timing t{50, 3, 2, 9};
+  std::vector<std::uint64_t> analytic, ahops;
+  const auto got = measure_all(m4, t, groups, analytic, ahops);
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    INFO(groups[i].name);
+    CHECK(got[i].latency_cycles == analytic[i]);
+  }
+}
+
+TEST_CASE("barrier: complete 4x4 BTM takes exactly analytic_cycles", "[system][latency][barrier]") {
+  const MeshShape m4{4, 4};
+  for (const Timing& t : kTimings) {
+    std::vector<std::uint64_t> analytic, ahops;
+    const auto got = measure_all(m4, t, {{"4x4 complete", BarrierScheme::BTM, m4, ref::all_nodes(m4)}},
+                                 analytic, ahops);
+    INFO(timing_text(t));
+    CHECK(got[0].latency_cycles == analytic[0]);
+    CHECK(got[0].hops == ahops[0]);
+  }
+}
+
+TEST_CASE("barrier: random larger groups are never faster than analytic_cycles", "[system][latency][barrier]") {
+  const MeshShape m8{8, 8};
+  std::vector<Group> groups;
+  for (BarrierScheme s : {BarrierScheme::BTM, BarrierScheme::CS}) {
+    groups.push_back({scheme_name(s) + " 8x8 complete", s, m8, ref::all_nodes(m8)});
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      const std::size_t n = 8 + 12 * seed;
+      groups.push_back({scheme_name(s) + " random " + std::to_string(n), s, m8,
+                        ref::random_members(m8, n, seed * 31)});
+    }
+  }
+  for (const Timing& t : kTimings) {
+    std::vector<std::uint64_t> analytic, ahops;
+    const auto got = measure_all(m8, t, groups, analytic, ahops);
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      INFO(groups[i].name << " " << timing_text(t) << " latency " << got[i].latency_cycles
+                          << " analytic " << analytic[i]);
+      CHECK(got[i].latency_cycles >= analytic[i]);
+      CHECK(got[i].hops == ahops[i]);
+    }
+  }
+}
+
+TEST_CASE("barrier: non-square meshes, BTM and CS, at least analytic", "[system][latency][barrier]") {
+  for (const MeshShape mesh : {MeshShape{7, 3}, MeshShape{2, 9}}) {
+    const Timing t{50, 3, 2, 9};
+    std::vector<Group> groups;
+    for (BarrierScheme s : {BarrierScheme::BTM, BarrierScheme::CS}) {
+      groups.push_back({scheme_name(s) + " complete", s, mesh, ref::all_nodes(mesh)});
+      groups.push_back({scheme_name(s) + " random", s, mesh, ref::random_members(mesh, 9, 5)});
+    }
+    std::vector<std::uint64_t> analytic, ahops;
+    const auto got = measure_all(mesh, t, groups, analytic, ahops);
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      INFO(groups[i].name << " " << mesh.width << "x" << mesh.height);
+      CHECK(got[i].latency_cycles >= analytic[i]);
+      CHECK(got[i].hops == ahops[i]);
+    }
+  }
+}
