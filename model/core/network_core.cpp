@@ -57,22 +57,22 @@ void NetworkCore::schedule(NodeId n, std::uint64_t cycle) {
   else far_.push({cycle, n});
 }
 
-void NetworkCore::flit_out(RouterCore& from, int port, const Flit& f, std::uint64_t cycle) {
-  if (probe_) probe_->on_output(from.id(), port, f, cycle);
+void NetworkCore::flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) {
+  if (probe_) probe_->on_output(from, port, f, cycle);
   if (port == index(Port::Local)) {
-    if (sink_) sink_->on_eject(from.id(), f, cycle + 1);
+    if (sink_) sink_->on_eject(from, f, cycle + 1);
     return;
   }
   if (f.sync) ++counters_.sync_hops;
   else ++counters_.worm_flit_hops;
-  const NodeId to = neighbor(from.id(), port);
+  const NodeId to = neighbor(from, port);
   const std::uint64_t ready =
       routers_[to].receive(opposite(port_at(port)), f, cycle + 1 + cfg_.timing.tp);
   schedule(to, ready);
 }
 
-void NetworkCore::credit_out(RouterCore& from, int port, int vc, std::uint64_t cycle) {
-  const NodeId up = neighbor(from.id(), port);
+void NetworkCore::credit_out(NodeId from, int port, int vc, std::uint64_t cycle) {
+  const NodeId up = neighbor(from, port);
   const std::uint64_t due = cycle + 1 + cfg_.timing.tp;
   routers_[up].return_credit(opposite(port_at(port)), vc, due);
   if (probe_) probe_->touch(up, due);

@@ -106,10 +106,10 @@ class NetworkCore : private RouterLinks {
  private:
   void admit_far(std::uint64_t base);
   // RouterLinks: the links between neighbours and to the network interfaces.
-  void flit_out(RouterCore& from, int port, const Flit& f, std::uint64_t cycle) override;
-  void credit_out(RouterCore& from, int port, int vc, std::uint64_t cycle) override;
-  void barrier_event(RouterCore& r, int reg, std::uint64_t cycle) override {
-    if (probe_) probe_->on_barrier(r.id(), reg, cycle);
+  void flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) override;
+  void credit_out(NodeId from, int port, int vc, std::uint64_t cycle) override;
+  void barrier_event(NodeId from, int reg, std::uint64_t cycle) override {
+    if (probe_) probe_->on_barrier(from, reg, cycle);
   }
   NodeId neighbor(NodeId n, int port) const { return neighbors_[n][static_cast<std::size_t>(port)]; }
 

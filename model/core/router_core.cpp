@@ -100,7 +100,7 @@ void RouterCore::barrier_unit(const Flit& f, std::uint64_t cycle, RouterLinks& l
       ++pending_;
     }
   }
-  links.barrier_event(*this, r, cycle);
+  links.barrier_event(id_, r, cycle);
 }
 
 void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links) {
@@ -108,7 +108,7 @@ void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& 
     if (f.sync && (f.stype == SyncType::Setup || f.stype == SyncType::Teardown)) update_cs_path(f);
     --credits_[out][f.vc()];
   }
-  links.flit_out(*this, out, f, cycle);
+  links.flit_out(id_, out, f, cycle);
 }
 
 void RouterCore::pop_input(int i, int v, std::uint64_t c, RouterLinks& links) {
@@ -116,7 +116,7 @@ void RouterCore::pop_input(int i, int v, std::uint64_t c, RouterLinks& links) {
   q.pop();
   if (q.empty()) nonempty_ = static_cast<std::uint16_t>(nonempty_ & ~(1u << queue_bit(i, v)));
   in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
-  if (i != index(Port::Local)) links.credit_out(*this, i, v, c);
+  if (i != index(Port::Local)) links.credit_out(id_, i, v, c);
 }
 
 std::uint32_t RouterCore::credits_at(Port p, int vc, std::uint64_t cycle) const {

@@ -30,8 +30,6 @@ struct NodeEvent {
   }
 };
 
-class RouterCore;
-
 // Where a router's outputs go: the mesh (NetworkCore), or a bench that drives one router
 // by its ports (the RTL lockstep checker).
 class RouterLinks {
@@ -39,10 +37,10 @@ class RouterLinks {
   virtual ~RouterLinks() = default;
   // A flit granted to output `port` in `cycle`. Local: delivered to the NI in cycle + 1;
   // otherwise in the neighbour's input FIFO in cycle + 1 + tp.
-  virtual void flit_out(RouterCore& from, int port, const Flit& f, std::uint64_t cycle) = 0;
+  virtual void flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) = 0;
   // A flit popped from non-Local input `port`, VC `vc`, in `cycle`: its credit goes back.
-  virtual void credit_out(RouterCore& from, int port, int vc, std::uint64_t cycle) = 0;
-  virtual void barrier_event(RouterCore&, int /*reg*/, std::uint64_t /*cycle*/) {}
+  virtual void credit_out(NodeId from, int port, int vc, std::uint64_t cycle) = 0;
+  virtual void barrier_event(NodeId /*from*/, int /*reg*/, std::uint64_t /*cycle*/) {}
 };
 
 class RouterCore {
