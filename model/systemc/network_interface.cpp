@@ -58,9 +58,24 @@ void NetworkInterface::do_send(NiSend& cmd) {
   sc_core::wait(MeshSystem::cycle_time() * static_cast<double>(start - now));
 }
 
+template <typename Queue, typename CycleOf>
+void NetworkInterface::wait_until_due(const Queue& due, sc_core::sc_event& announced,
+                                      CycleOf cycle_of) {
+  for (;;) {
+    const std::uint64_t now = system_.now_cycle();
+    if (due.empty()) {
+      sc_core::wait(announced);
+    } else if (cycle_of(due.front()) > now) {
+      sc_core::wait(MeshSystem::cycle_time() * static_cast<double>(cycle_of(due.front()) - now));
+    } else {
+      return;
+    }
+  }
+}
+
 void NetworkInterface::do_receive(NiReceive& cmd) {
   receiving_ = true;
-  while (inbox_.empty()) sc_core::wait(inbox_event_);
+  wait_until_due(inbox_, inbox_event_, [](const NiReceive& r) { return r.cycle; });
   receiving_ = false;
   cmd = std::move(inbox_.front());
   inbox_.pop_front();
@@ -99,29 +114,34 @@ void NetworkInterface::do_barrier(NiGroup& cmd) {
     throw std::logic_error("barrier on gid " + std::to_string(cmd.gid) +
                            " at a node that has not joined it");
   GroupWait& w = found->second;
-  const std::uint64_t epoch = ++w.arrivals;
   const std::uint64_t now = system_.now_cycle();
   auto soft = soft_.find(cmd.gid);
   if (soft != soft_.end()) {
-    if (auto m = soft->second.on_arrive(kLocalSlot, node_)) soft_emit(*m, now);
+    soft_arrive(soft->second, kLocalSlot, now);
   } else {
     inject(make_sync(SyncType::Arrive, cmd.gid, node_, node_, Route::XY, kLocalSlot),
            now + system_.config().timing.ts);
   }
   barrier_waiting_ = cmd.gid;
-  while (w.releases < epoch) sc_core::wait(w.released);
+  wait_until_due(w.releases, w.released, [](std::uint64_t c) { return c; });
   barrier_waiting_ = -1;
-  cmd.release_cycle = system_.now_cycle();
+  cmd.release_cycle = w.releases.front();
+  w.releases.pop_front();
 }
 
 void NetworkInterface::release_local(std::uint8_t gid, std::uint64_t cycle) {
   auto it = waits_.find(gid);
   if (it == waits_.end()) return;  // the group was freed: nobody is waiting
   GroupWait& w = it->second;
-  ++w.releases;
-  w.last_release = cycle;
-  const std::uint64_t now = system_.now_cycle();
-  w.released.notify(MeshSystem::cycle_time() * static_cast<double>(cycle > now ? cycle - now : 0));
+  w.releases.push_back(cycle);
+  w.released.notify(sc_core::SC_ZERO_TIME);
+}
+
+// The software fallback is never faster than the barrier unit it stands in for: each
+// register operation in node memory takes trm, as the unit does, and every message the
+// NI's software sends pays a start-up ts (docs/barrier-fallback.md).
+void NetworkInterface::soft_arrive(BarrierRegister& reg, std::uint8_t slot, std::uint64_t cycle) {
+  if (auto m = reg.on_arrive(slot, node_)) soft_emit(*m, cycle + system_.config().timing.trm);
 }
 
 void NetworkInterface::soft_emit(const Flit& m, std::uint64_t cycle) {
@@ -161,7 +181,7 @@ void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
   auto soft = soft_.find(f.gid);
   if (f.stype == SyncType::Arrive) {
     if (soft != soft_.end()) {
-      if (auto m = soft->second.on_arrive(f.data, node_)) soft_emit(*m, cycle);
+      soft_arrive(soft->second, f.data, cycle);
     } else if (hardware_roots_.count(f.gid)) {
       // The root register finished the reduction: the root's start-up for distribution.
       inject(make_sync(SyncType::Release, f.gid, node_, node_, Route::XY, 0),
@@ -169,8 +189,9 @@ void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
     }
   } else if (f.stype == SyncType::Release) {
     if (soft != soft_.end()) {
-      // Our own release is immediate; the children's need one start-up.
-      soft_release(f.gid, cycle, cycle + system_.config().timing.ts);
+      // Processing (trm), then our own release; the children's also need a start-up.
+      const Timing& t = system_.config().timing;
+      soft_release(f.gid, cycle + t.trm, cycle + t.trm + t.ts);
     } else {
       release_local(f.gid, cycle);
     }

@@ -52,17 +52,20 @@ class NetworkInterface : public sc_core::sc_module, private tlm::tlm_fw_transpor
 
   // Software fallback: apply the register's rules in node memory, each forwarded
   // message paying one start-up.
+  void soft_arrive(BarrierRegister& reg, std::uint8_t slot, std::uint64_t cycle);
   void soft_emit(const Flit& m, std::uint64_t cycle);
   void soft_release(std::uint8_t gid, std::uint64_t local_at, std::uint64_t children_at);
   void release_local(std::uint8_t gid, std::uint64_t cycle);
   void inject(const Flit& f, std::uint64_t cycle);
 
   struct GroupWait {
-    std::uint64_t arrivals = 0;
-    std::uint64_t releases = 0;
-    std::uint64_t last_release = 0;
+    std::deque<std::uint64_t> releases;  // cycles of releases not yet taken, one per epoch
     sc_core::sc_event released;
   };
+  // Blocks the calling process until `due` is non-empty and its front is due, i.e. the
+  // cycle it holds has come; an event may announce several future items.
+  template <typename Queue, typename CycleOf>
+  void wait_until_due(const Queue& due, sc_core::sc_event& announced, CycleOf cycle_of);
   struct Assembly {
     NodeId src = 0;
     std::vector<std::uint32_t> words;

@@ -1,12 +1,15 @@
 #include "vcd_probe.hpp"
 
 #include <algorithm>
+#include <fstream>
 
 namespace meshsync {
 
 VcdProbe::VcdProbe(NetworkCore& net, const std::string& path) : net_(net) {
   std::string base = path;
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+  // SystemC does not report a file it cannot open; find out before handing it the name.
+  if (!std::ofstream(base + ".vcd")) throw ConfigError("cannot write waveform file '" + base + ".vcd'");
   file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
   file_->set_time_unit(1, sc_core::SC_NS);
   const MeshShape& mesh = net.mesh();

@@ -222,7 +222,7 @@ int run_tree(const TreeOptions& o) {
       }
       nodes.push_back(json{{"node", coord_json(mesh, n.node)},
                            {"parent", n.parent ? coord_json(mesh, *n.parent) : json(nullptr)},
-                           {"r", n.parent ? json(std::string(route_name(n.r))) : json(nullptr)},
+                           {"r", std::string(route_name(n.r))},  // the root's is unused
                            {"children", children}});
     }
     json j{{"scheme", scheme_name(scheme)},
