@@ -1,0 +1,260 @@
+// The barrier register file: a CAM of NumRegs entries matched by GID (the paper's Fig. 2
+// plus the CS fields, barrier_register.cpp). It holds the entries and applies, at the
+// clock edge and in the model's order:
+//   1. the reduction state (flags, arrived) left by this cycle's barrier unit,
+//   2. CS setup / teardown messages leaving through a non-Local port, in port order
+//      (setup: find-or-allocate and open a transit entry; teardown: close it),
+//   3. the software port (program: find-or-allocate; free: unprogram a member entry).
+// The next state is also an output: arrival processing looks the GIDs of the flits
+// arriving at this edge up in it, as the model does when receive() runs after step().
+module meshsync_barrier_regfile #(
+  /// Barrier registers (>= 1; a router without registers has no register file).
+  parameter int unsigned NumRegs = 4,
+  /// Children one register holds (BTM needs 4).
+  parameter int unsigned MaxChildren = 8,
+  /// Bits of an x coordinate (log2 of the mesh width).
+  parameter int unsigned CoordXW = 3,
+  /// Bits of a y coordinate (log2 of the mesh height).
+  parameter int unsigned CoordYW = 3,
+  /// Width of a child count: holds MaxChildren + 1, so that "too many" is visible.
+  parameter int unsigned NumChildrenW = $clog2(MaxChildren + 2),
+  /// Width of the arrival counter (0 .. MaxChildren).
+  parameter int unsigned ArrivedW = $clog2(MaxChildren + 1),
+  /// Width of the CS path reference count.
+  parameter int unsigned PathRefsW = 8
+) (
+  input  logic                                     clk_i,
+  input  logic                                     rst_ni,
+  // Reduction state after this cycle's barrier unit.
+  input  logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_i,
+  input  logic [NumRegs*ArrivedW-1:0]               arrived_i,
+  // Setup (cs_setup_i = 1) or teardown messages granted to an output port this cycle.
+  input  logic [meshsync_pkg::NumPorts-1:0]         cs_valid_i,
+  input  logic [meshsync_pkg::NumPorts-1:0]         cs_setup_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::GidW-1:0] cs_gid_i,
+  // Software port.
+  input  logic [1:0]                                reg_op_i,
+  input  logic [meshsync_pkg::GidW-1:0]             reg_gid_i,
+  input  logic                                      reg_parent_valid_i,
+  input  logic [CoordXW-1:0]                        reg_parent_x_i,
+  input  logic [CoordYW-1:0]                        reg_parent_y_i,
+  input  logic                                      reg_route_i,
+  input  logic [meshsync_pkg::DataW-1:0]            reg_slot_i,
+  input  logic                                      reg_transit_i,
+  input  logic [NumChildrenW-1:0]                   reg_num_children_i,
+  input  logic [MaxChildren*CoordXW-1:0]            reg_child_x_i,
+  input  logic [MaxChildren*CoordYW-1:0]            reg_child_y_i,
+  input  logic [MaxChildren-1:0]                    reg_child_route_i,
+  output logic                                      reg_ok_o,
+  // Current state.
+  output logic [NumRegs-1:0]                        valid_o,
+  output logic [NumRegs-1:0]                        member_o,
+  output logic [NumRegs*meshsync_pkg::GidW-1:0]     gid_o,
+  output logic [NumRegs-1:0]                        parent_valid_o,
+  output logic [NumRegs*CoordXW-1:0]                parent_x_o,
+  output logic [NumRegs*CoordYW-1:0]                parent_y_o,
+  output logic [NumRegs-1:0]                        route_o,
+  output logic [NumRegs*meshsync_pkg::DataW-1:0]    slot_o,
+  output logic [NumRegs*NumChildrenW-1:0]           num_children_o,
+  output logic [NumRegs*MaxChildren*CoordXW-1:0]    child_x_o,
+  output logic [NumRegs*MaxChildren*CoordYW-1:0]    child_y_o,
+  output logic [NumRegs*MaxChildren-1:0]            child_route_o,
+  output logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_o,
+  output logic [NumRegs*ArrivedW-1:0]               arrived_o,
+  // Next state, for the CAM lookup of arriving flits.
+  output logic [NumRegs-1:0]                        next_valid_o,
+  output logic [NumRegs-1:0]                        next_member_o,
+  output logic [NumRegs-1:0]                        next_transit_o,
+  output logic [NumRegs*meshsync_pkg::GidW-1:0]     next_gid_o,
+  // A CS path count overflowed.
+  output logic                                      error_o
+);
+
+  localparam int unsigned GidW = meshsync_pkg::GidW;
+  localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
+  localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
+
+  logic [NumRegs-1:0] valid_q, valid_d, member_q, member_d, transit_q, transit_d;
+  logic [NumRegs*GidW-1:0] gid_q, gid_d;
+  logic [NumRegs*PathRefsW-1:0] refs_q, refs_d;
+  logic [NumRegs*NumSlots-1:0] flags_q, flags_d;
+  logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_d;
+  logic [NumRegs-1:0] program_en;
+  logic [NumRegs-1:0] parent_valid_q, route_q;
+  logic [NumRegs*CoordXW-1:0] parent_x_q;
+  logic [NumRegs*CoordYW-1:0] parent_y_q;
+  logic [NumRegs*meshsync_pkg::DataW-1:0] slot_q;
+  logic [NumRegs*NumChildrenW-1:0] num_children_q;
+  logic [NumRegs*MaxChildren*CoordXW-1:0] child_x_q;
+  logic [NumRegs*MaxChildren*CoordYW-1:0] child_y_q;
+  logic [NumRegs*MaxChildren-1:0] child_route_q;
+
+  // Lookup temporaries of the update chain below.
+  logic [NumRegs-1:0] hit, lowest_free, alloc;
+  logic found_free, fits, refs_overflow;
+  logic [GidW-1:0] key;
+
+  always_comb begin
+    valid_d = valid_q;
+    member_d = member_q;
+    transit_d = transit_q;
+    gid_d = gid_q;
+    refs_d = refs_q;
+    flags_d = flags_i;
+    arrived_d = arrived_i;
+    refs_overflow = 1'b0;
+    hit = '0;
+    lowest_free = '0;
+    alloc = '0;
+    found_free = 1'b0;
+    key = '0;
+
+    // CS path messages leaving this cycle, in port order.
+    for (int o = 0; o < NumPorts; o++) begin
+      key = cs_gid_i[o*GidW +: GidW];
+      found_free = 1'b0;
+      for (int k = 0; k < NumRegs; k++) begin
+        hit[k] = valid_d[k] && (gid_d[k*GidW +: GidW] == key);
+        lowest_free[k] = !valid_d[k] && !found_free;
+        if (!valid_d[k]) found_free = 1'b1;
+      end
+      alloc = (|hit) ? hit : lowest_free;
+      for (int k = 0; k < NumRegs; k++) begin
+        if (cs_valid_i[o] && cs_setup_i[o] && alloc[k]) begin
+          // open_transit: a free entry becomes a nonmember CS entry of this GID.
+          if (!valid_d[k]) begin
+            valid_d[k] = 1'b1;
+            member_d[k] = 1'b0;
+            gid_d[k*GidW +: GidW] = key;
+            flags_d[k*NumSlots +: NumSlots] = '0;
+            arrived_d[k*ArrivedW +: ArrivedW] = '0;
+          end
+          transit_d[k] = 1'b1;
+          if (&refs_d[k*PathRefsW +: PathRefsW]) begin
+            refs_overflow = 1'b1;
+          end else begin
+            refs_d[k*PathRefsW +: PathRefsW] = refs_d[k*PathRefsW +: PathRefsW] + 1'b1;
+          end
+        end
+        if (cs_valid_i[o] && !cs_setup_i[o] && hit[k]) begin
+          // close_transit: the last path gone frees a nonmember entry.
+          if (refs_d[k*PathRefsW +: PathRefsW] != '0) begin
+            refs_d[k*PathRefsW +: PathRefsW] = refs_d[k*PathRefsW +: PathRefsW] - 1'b1;
+          end
+          if ((refs_d[k*PathRefsW +: PathRefsW] == '0) && !member_d[k]) begin
+            valid_d[k] = 1'b0;
+            transit_d[k] = 1'b0;
+          end
+        end
+      end
+    end
+
+    // Software port, after everything the hardware did this cycle.
+    key = reg_gid_i;
+    found_free = 1'b0;
+    for (int k = 0; k < NumRegs; k++) begin
+      hit[k] = valid_d[k] && (gid_d[k*GidW +: GidW] == key);
+      lowest_free[k] = !valid_d[k] && !found_free;
+      if (!valid_d[k]) found_free = 1'b1;
+    end
+    alloc = (|hit) ? hit : lowest_free;
+    // A member with more children than a register holds stays in node memory.
+    fits = reg_num_children_i <= NumChildrenW'(MaxChildren);
+    reg_ok_o = 1'b0;
+    program_en = '0;
+    case (reg_op_i)
+      meshsync_pkg::RegOpProgram: begin
+        if (fits && (|alloc)) begin
+          reg_ok_o = 1'b1;
+          program_en = alloc;
+        end
+      end
+      meshsync_pkg::RegOpFree: begin
+        reg_ok_o = |(hit & member_d);
+        for (int k = 0; k < NumRegs; k++) begin
+          if (hit[k] && member_d[k]) begin
+            // unprogram: the entry stays valid while CS paths still cross it.
+            member_d[k] = 1'b0;
+            flags_d[k*NumSlots +: NumSlots] = '0;
+            arrived_d[k*ArrivedW +: ArrivedW] = '0;
+            if (refs_d[k*PathRefsW +: PathRefsW] == '0) begin
+              valid_d[k] = 1'b0;
+              transit_d[k] = 1'b0;
+            end
+          end
+        end
+      end
+      default: begin
+      end
+    endcase
+    for (int k = 0; k < NumRegs; k++) begin
+      if (program_en[k]) begin
+        valid_d[k] = 1'b1;
+        member_d[k] = 1'b1;
+        transit_d[k] = reg_transit_i;
+        gid_d[k*GidW +: GidW] = key;
+        flags_d[k*NumSlots +: NumSlots] = '0;
+        arrived_d[k*ArrivedW +: ArrivedW] = '0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      member_q <= '0;
+      transit_q <= '0;
+      gid_q <= '0;
+      refs_q <= '0;
+      flags_q <= '0;
+      arrived_q <= '0;
+    end else begin
+      valid_q <= valid_d;
+      member_q <= member_d;
+      transit_q <= transit_d;
+      gid_q <= gid_d;
+      refs_q <= refs_d;
+      flags_q <= flags_d;
+      arrived_q <= arrived_d;
+    end
+  end
+
+  // What software wrote. Only read while the entry is a member (and copied into the
+  // outbox when a message is created), so it needs no reset and is not cleared on free.
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_fields
+    always_ff @(posedge clk_i) begin
+      if (program_en[k]) begin
+        parent_valid_q[k] <= reg_parent_valid_i;
+        parent_x_q[k*CoordXW +: CoordXW] <= reg_parent_x_i;
+        parent_y_q[k*CoordYW +: CoordYW] <= reg_parent_y_i;
+        route_q[k] <= reg_route_i;
+        slot_q[k*meshsync_pkg::DataW +: meshsync_pkg::DataW] <= reg_slot_i;
+        num_children_q[k*NumChildrenW +: NumChildrenW] <= reg_num_children_i;
+        child_x_q[k*MaxChildren*CoordXW +: MaxChildren*CoordXW] <= reg_child_x_i;
+        child_y_q[k*MaxChildren*CoordYW +: MaxChildren*CoordYW] <= reg_child_y_i;
+        child_route_q[k*MaxChildren +: MaxChildren] <= reg_child_route_i;
+      end
+    end
+  end
+
+  assign valid_o = valid_q;
+  assign parent_valid_o = parent_valid_q;
+  assign parent_x_o = parent_x_q;
+  assign parent_y_o = parent_y_q;
+  assign route_o = route_q;
+  assign slot_o = slot_q;
+  assign num_children_o = num_children_q;
+  assign child_x_o = child_x_q;
+  assign child_y_o = child_y_q;
+  assign child_route_o = child_route_q;
+  assign member_o = member_q;
+  assign gid_o = gid_q;
+  assign flags_o = flags_q;
+  assign arrived_o = arrived_q;
+  assign next_valid_o = valid_d;
+  assign next_member_o = member_d;
+  assign next_transit_o = transit_d;
+  assign next_gid_o = gid_d;
+  assign error_o = refs_overflow;
+
+endmodule

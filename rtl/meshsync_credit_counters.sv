@@ -1,0 +1,52 @@
+// Credit counters of one non-Local output port, one per VC. Each starts at the depth of
+// the downstream buffer of its class; a credit presented in cycle k-1 is counted at the
+// edge and usable in cycle k, a flit sent in cycle c takes one at the edge after c.
+module meshsync_credit_counters #(
+  /// Downstream worm VC buffer depth (initial credits of VC 0).
+  parameter int unsigned BufferDepth = 16,
+  /// Downstream sync VC buffer depth (initial credits of VC 1 and VC 2).
+  parameter int unsigned SyncBufferDepth = 4
+) (
+  input  logic                             clk_i,
+  input  logic                             rst_ni,
+  input  logic [meshsync_pkg::NumVcs-1:0]  credit_in_i,
+  input  logic [meshsync_pkg::NumVcs-1:0]  send_i,
+  output logic [meshsync_pkg::NumVcs-1:0]  credit_ok_o,
+  // More credits returned than the downstream buffer holds.
+  output logic                             error_o
+);
+
+  localparam int unsigned MaxDepth =
+      (BufferDepth > SyncBufferDepth) ? BufferDepth : SyncBufferDepth;
+  localparam int unsigned CountW = $clog2(MaxDepth + 1);
+
+  logic [meshsync_pkg::NumVcs-1:0] overflow;
+
+  for (genvar v = 0; v < meshsync_pkg::NumVcs; v++) begin : gen_vc
+    localparam logic [CountW-1:0] Depth = CountW'((v == 0) ? BufferDepth : SyncBufferDepth);
+    logic [CountW-1:0] count_q, count_d;
+
+    always_comb begin
+      count_d = count_q;
+      if (credit_in_i[v] && !send_i[v]) begin
+        count_d = count_q + 1'b1;
+      end else if (send_i[v] && !credit_in_i[v]) begin
+        count_d = count_q - 1'b1;
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        count_q <= Depth;
+      end else begin
+        count_q <= count_d;
+      end
+    end
+
+    assign credit_ok_o[v] = count_q != '0;
+    assign overflow[v] = credit_in_i[v] && !send_i[v] && (count_q == Depth);
+  end
+
+  assign error_o = |overflow;
+
+endmodule

@@ -1,0 +1,472 @@
+// meshsync router: five ports (Local, +X, -X, +Y, -Y), three VCs per port, credit flow
+// control, dimension-order routing (XY for worms, XY or YX for sync messages) and the
+// barrier unit with its register file. Cycle for cycle the C++ RouterCore
+// (model/core/router_core.cpp); the contract is docs/microarchitecture.md, the module map
+// docs/rtl.md.
+//
+// Timing at the ports (c is the current cycle):
+//   - a flit presented on in_* in cycle c-1 is in its input buffer in cycle c (arrival c);
+//   - out_* carry the flits granted in cycle c, combinationally (the mesh adds the link);
+//   - credit_out_o: a pop from non-Local input p, VC v, in cycle c (combinational);
+//   - a credit presented on credit_in_i in cycle k-1 is usable in cycle k;
+//   - the software register port acts at the clock edge, after everything the hardware
+//     did in that cycle (the model's NI programs between two router steps);
+//   - local_ready_o[v]: a flit presented now on the injection channel (Local, VC v) fits.
+module meshsync_router #(
+  /// Mesh width (columns); sets the x coordinate width.
+  parameter int unsigned MeshW = 8,
+  /// Mesh height (rows); sets the y coordinate width.
+  parameter int unsigned MeshH = 8,
+  /// Flit width: the contract's 32-bit format (head, tail, sync, R, type, gid, data, dest).
+  parameter int unsigned FlitW = 32,
+  /// Worm VC (VC 0) input buffer depth, and the credits of each output's VC 0.
+  parameter int unsigned BufferDepth = 16,
+  /// Depth of each sync VC input buffer (VC 1, VC 2), and their credits.
+  parameter int unsigned SyncBufferDepth = 4,
+  /// Barrier registers (CAM entries); 0, 4 and 16 are the measured points.
+  parameter int unsigned NumRegs = 4,
+  /// Children one barrier register holds (BTM needs 4).
+  parameter int unsigned MaxChildren = 8,
+  /// Router delay when a router only forwards (cycles, >= 1): ready = arrival + Trn - 1.
+  parameter int unsigned Trn = 5,
+  /// Router delay when a sync message is processed (cycles, >= 1).
+  parameter int unsigned Trm = 30,
+  /// Messages register 0 holds for the NI after their register was freed.
+  parameter int unsigned FallbackDepth = 4,
+  /// Bits of an x coordinate.
+  parameter int unsigned CoordXW = (MeshW > 1) ? $clog2(MeshW) : 1,
+  /// Bits of a y coordinate.
+  parameter int unsigned CoordYW = (MeshH > 1) ? $clog2(MeshH) : 1,
+  /// Width of the software port's child count (can say MaxChildren + 1: "too many").
+  parameter int unsigned NumChildrenW = $clog2(MaxChildren + 2)
+) (
+  input  logic                                                   clk_i,
+  input  logic                                                   rst_ni,
+  input  logic [CoordXW-1:0]                                     my_x_i,
+  input  logic [CoordYW-1:0]                                     my_y_i,
+  // Input side, port p at bits p*...: Local (the NI's injection channel), +X, -X, +Y, -Y.
+  input  logic [meshsync_pkg::NumPorts-1:0]                      in_valid_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]    in_vc_i,
+  input  logic [meshsync_pkg::NumPorts*FlitW-1:0]                in_flit_i,
+  output logic [meshsync_pkg::NumVcs-1:0]                        local_ready_o,
+  // Output side.
+  output logic [meshsync_pkg::NumPorts-1:0]                      out_valid_o,
+  output logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]    out_vc_o,
+  output logic [meshsync_pkg::NumPorts*FlitW-1:0]                out_flit_o,
+  // Credits, bit p*3+v. The Local bits of credit_out_o are 0 and of credit_in_i unused.
+  output logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_out_o,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_in_i,
+  // Software register port (from the NI).
+  input  logic [1:0]                                             reg_op_i,
+  input  logic [meshsync_pkg::GidW-1:0]                          reg_gid_i,
+  input  logic                                                   reg_parent_valid_i,
+  input  logic [CoordXW-1:0]                                     reg_parent_x_i,
+  input  logic [CoordYW-1:0]                                     reg_parent_y_i,
+  input  logic                                                   reg_route_i,
+  input  logic [meshsync_pkg::DataW-1:0]                         reg_slot_i,
+  input  logic                                                   reg_transit_i,
+  input  logic [NumChildrenW-1:0]                                reg_num_children_i,
+  input  logic [MaxChildren*CoordXW-1:0]                         reg_child_x_i,
+  input  logic [MaxChildren*CoordYW-1:0]                         reg_child_y_i,
+  input  logic [MaxChildren-1:0]                                 reg_child_route_i,
+  output logic                                                   reg_ok_o,
+  // Protocol violation seen this cycle (the model throws): an arrival on a flag already
+  // set, a write into a full buffer, a flit on the wrong VC, a credit too many, an outbox
+  // or CS path count overflow.
+  output logic                                                   error_o
+);
+
+  localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
+  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
+  localparam int unsigned VcW = meshsync_pkg::VcW;
+  localparam int unsigned PortW = meshsync_pkg::PortW;
+  localparam int unsigned CoordW = meshsync_pkg::CoordW;
+  localparam int unsigned GidW = meshsync_pkg::GidW;
+  localparam int unsigned NumReq = NumPorts + NumRegs;
+  localparam int unsigned IdxW = $clog2(NumReq);
+  localparam int unsigned RegSlots = (NumRegs > 0) ? NumRegs : 1;
+  localparam int unsigned ArrivedW = $clog2(MaxChildren + 1);
+  // Signed loop bound: no constant-comparison warning when there are no registers.
+  localparam int NumRegsI = NumRegs;
+
+  logic [CoordW-1:0] here_x, here_y;
+  assign here_x = CoordW'(my_x_i);
+  assign here_y = CoordW'(my_y_i);
+
+  // ---------------------------------------------------------------------------------------
+  // Credit counters and worm VC owners of the outputs
+  // ---------------------------------------------------------------------------------------
+  logic [NumPorts*NumVcs-1:0] credit_ok, send;
+  logic [NumPorts-1:0] credit_error;
+  logic [NumPorts-1:0] owner_valid_q, owner_valid_d;
+  logic [NumPorts*PortW-1:0] owner_q, owner_d;
+
+  // The NI always accepts: Local has no counters.
+  assign credit_ok[NumVcs-1:0] = '1;
+  assign credit_error[0] = 1'b0;
+  for (genvar o = 1; o < NumPorts; o++) begin : gen_credits
+    meshsync_credit_counters #(
+      .BufferDepth     (BufferDepth),
+      .SyncBufferDepth (SyncBufferDepth)
+    ) u_credits (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .credit_in_i (credit_in_i[o*NumVcs +: NumVcs]),
+      .send_i      (send[o*NumVcs +: NumVcs]),
+      .credit_ok_o (credit_ok[o*NumVcs +: NumVcs]),
+      .error_o     (credit_error[o])
+    );
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Register file outputs (tied off without registers)
+  // ---------------------------------------------------------------------------------------
+  logic [RegSlots-1:0] next_valid, next_member, next_transit;
+  logic [RegSlots*GidW-1:0] next_gid;
+
+  // ---------------------------------------------------------------------------------------
+  // Input ports
+  // ---------------------------------------------------------------------------------------
+  logic [NumPorts-1:0] req_valid, req_consume, in_gnt, in_error;
+  logic [NumPorts*PortW-1:0] req_out;
+  logic [NumPorts*VcW-1:0] req_vc;
+  logic [NumPorts*FlitW-1:0] req_flit;
+  logic [NumPorts*NumVcs-1:0] pop, full;
+  logic [NumPorts-1:0] consume;
+
+  for (genvar i = 0; i < NumPorts; i++) begin : gen_input
+    logic cam_hit, cam_member, cam_transit;
+    logic [NumPorts-1:0] owner_free, owner_mine;
+
+    // CAM lookup of the arriving flit in the register file as it will be in its arrival
+    // cycle (GIDs are unique among valid entries).
+    always_comb begin
+      cam_hit = 1'b0;
+      cam_member = 1'b0;
+      cam_transit = 1'b0;
+      for (int k = 0; k < NumRegsI; k++) begin
+        if (next_valid[k] &&
+            (next_gid[k*GidW +: GidW] == in_flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW])) begin
+          cam_hit = 1'b1;
+          cam_member = next_member[k];
+          cam_transit = next_transit[k];
+        end
+      end
+    end
+
+    for (genvar o = 0; o < NumPorts; o++) begin : gen_owner
+      assign owner_free[o] = !owner_valid_q[o];
+      assign owner_mine[o] = owner_valid_q[o] && (owner_q[o*PortW +: PortW] == PortW'(i));
+    end
+
+    meshsync_input_port #(
+      .FlitW           (FlitW),
+      .BufferDepth     (BufferDepth),
+      .SyncBufferDepth (SyncBufferDepth),
+      .Trn             (Trn),
+      .Trm             (Trm)
+    ) u_input (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .here_x_i      (here_x),
+      .here_y_i      (here_y),
+      .in_valid_i    (in_valid_i[i]),
+      .in_vc_i       (in_vc_i[i*VcW +: VcW]),
+      .in_flit_i     (in_flit_i[i*FlitW +: FlitW]),
+      .cam_hit_i     (cam_hit),
+      .cam_member_i  (cam_member),
+      .cam_transit_i (cam_transit),
+      .credit_ok_i   (credit_ok),
+      .owner_free_i  (owner_free),
+      .owner_mine_i  (owner_mine),
+      .req_valid_o   (req_valid[i]),
+      .req_consume_o (req_consume[i]),
+      .req_out_o     (req_out[i*PortW +: PortW]),
+      .req_vc_o      (req_vc[i*VcW +: VcW]),
+      .req_flit_o    (req_flit[i*FlitW +: FlitW]),
+      .gnt_i         (in_gnt[i]),
+      .pop_o         (pop[i*NumVcs +: NumVcs]),
+      .full_o        (full[i*NumVcs +: NumVcs]),
+      .error_o       (in_error[i])
+    );
+  end
+
+  // The barrier unit takes every request for it, from all inputs, in the same cycle.
+  assign consume = req_valid & req_consume;
+
+  // ---------------------------------------------------------------------------------------
+  // Barrier unit, register file and outboxes
+  // ---------------------------------------------------------------------------------------
+  logic [RegSlots*NumPorts-1:0] offer;
+  logic [RegSlots*NumPorts*FlitW-1:0] offer_flit;
+  logic [RegSlots*NumPorts*VcW-1:0] offer_vc;
+  logic [RegSlots*NumPorts-1:0] offer_gnt;
+  logic [NumPorts-1:0] cs_valid, cs_setup;
+  logic [NumPorts*GidW-1:0] cs_gid;
+  logic barrier_error;
+
+  if (NumRegs > 0) begin : gen_barrier
+    logic [NumRegs-1:0] valid, member, parent_valid, route;
+    logic [NumRegs*GidW-1:0] gid;
+    logic [NumRegs*CoordXW-1:0] parent_x;
+    logic [NumRegs*CoordYW-1:0] parent_y;
+    logic [NumRegs*meshsync_pkg::DataW-1:0] slot;
+    logic [NumRegs*NumChildrenW-1:0] num_children;
+    logic [NumRegs*MaxChildren*CoordXW-1:0] child_x;
+    logic [NumRegs*MaxChildren*CoordYW-1:0] child_y;
+    logic [NumRegs*MaxChildren-1:0] child_route;
+    logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_q, flags_bu;
+    logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
+    logic [NumRegs*NumPorts-1:0] push_up, push_rel;
+    logic [NumPorts-1:0] push_fb;
+    logic [NumRegs-1:0] outbox_error;
+    logic unit_error, regfile_error;
+
+    meshsync_barrier_unit #(
+      .FlitW        (FlitW),
+      .NumRegs      (NumRegs),
+      .NumChildrenW (NumChildrenW),
+      .ArrivedW     (ArrivedW)
+    ) u_unit (
+      .consume_i      (consume),
+      .flit_i         (req_flit),
+      .valid_i        (valid),
+      .member_i       (member),
+      .gid_i          (gid),
+      .num_children_i (num_children),
+      .flags_i        (flags_q),
+      .arrived_i      (arrived_q),
+      .flags_o        (flags_bu),
+      .arrived_o      (arrived_bu),
+      .push_up_o      (push_up),
+      .push_rel_o     (push_rel),
+      .push_fb_o      (push_fb),
+      .error_o        (unit_error)
+    );
+
+    meshsync_barrier_regfile #(
+      .NumRegs      (NumRegs),
+      .MaxChildren  (MaxChildren),
+      .CoordXW      (CoordXW),
+      .CoordYW      (CoordYW),
+      .NumChildrenW (NumChildrenW),
+      .ArrivedW     (ArrivedW)
+    ) u_regfile (
+      .clk_i              (clk_i),
+      .rst_ni             (rst_ni),
+      .flags_i            (flags_bu),
+      .arrived_i          (arrived_bu),
+      .cs_valid_i         (cs_valid),
+      .cs_setup_i         (cs_setup),
+      .cs_gid_i           (cs_gid),
+      .reg_op_i           (reg_op_i),
+      .reg_gid_i          (reg_gid_i),
+      .reg_parent_valid_i (reg_parent_valid_i),
+      .reg_parent_x_i     (reg_parent_x_i),
+      .reg_parent_y_i     (reg_parent_y_i),
+      .reg_route_i        (reg_route_i),
+      .reg_slot_i         (reg_slot_i),
+      .reg_transit_i      (reg_transit_i),
+      .reg_num_children_i (reg_num_children_i),
+      .reg_child_x_i      (reg_child_x_i),
+      .reg_child_y_i      (reg_child_y_i),
+      .reg_child_route_i  (reg_child_route_i),
+      .reg_ok_o           (reg_ok_o),
+      .valid_o            (valid),
+      .member_o           (member),
+      .gid_o              (gid),
+      .parent_valid_o     (parent_valid),
+      .parent_x_o         (parent_x),
+      .parent_y_o         (parent_y),
+      .route_o            (route),
+      .slot_o             (slot),
+      .num_children_o     (num_children),
+      .child_x_o          (child_x),
+      .child_y_o          (child_y),
+      .child_route_o      (child_route),
+      .flags_o            (flags_q),
+      .arrived_o          (arrived_q),
+      .next_valid_o       (next_valid),
+      .next_member_o      (next_member),
+      .next_transit_o     (next_transit),
+      .next_gid_o         (next_gid),
+      .error_o            (regfile_error)
+    );
+
+    for (genvar k = 0; k < NumRegs; k++) begin : gen_outbox
+      meshsync_barrier_outbox #(
+        .FlitW         (FlitW),
+        .MaxChildren   (MaxChildren),
+        .CoordXW       (CoordXW),
+        .CoordYW       (CoordYW),
+        .NumChildrenW  (NumChildrenW),
+        .HasFallback   (k == 0),
+        .FallbackDepth (FallbackDepth)
+      ) u_outbox (
+        .clk_i          (clk_i),
+        .rst_ni         (rst_ni),
+        .here_x_i       (here_x),
+        .here_y_i       (here_y),
+        .gid_i          (gid[k*GidW +: GidW]),
+        .parent_valid_i (parent_valid[k]),
+        .parent_x_i     (parent_x[k*CoordXW +: CoordXW]),
+        .parent_y_i     (parent_y[k*CoordYW +: CoordYW]),
+        .route_i        (route[k]),
+        .slot_i         (slot[k*meshsync_pkg::DataW +: meshsync_pkg::DataW]),
+        .num_children_i (num_children[k*NumChildrenW +: NumChildrenW]),
+        .child_x_i      (child_x[k*MaxChildren*CoordXW +: MaxChildren*CoordXW]),
+        .child_y_i      (child_y[k*MaxChildren*CoordYW +: MaxChildren*CoordYW]),
+        .child_route_i  (child_route[k*MaxChildren +: MaxChildren]),
+        .push_up_i      (push_up[k*NumPorts +: NumPorts]),
+        .push_rel_i     (push_rel[k*NumPorts +: NumPorts]),
+        .push_fb_i      ((k == 0) ? push_fb : '0),
+        .fb_flit_i      (req_flit),
+        .credit_ok_i    (credit_ok),
+        .offer_o        (offer[k*NumPorts +: NumPorts]),
+        .offer_flit_o   (offer_flit[k*NumPorts*FlitW +: NumPorts*FlitW]),
+        .offer_vc_o     (offer_vc[k*NumPorts*VcW +: NumPorts*VcW]),
+        .grant_i        (offer_gnt[k*NumPorts +: NumPorts]),
+        .error_o        (outbox_error[k])
+      );
+    end
+
+    assign barrier_error = unit_error || regfile_error || (|outbox_error);
+
+  end else begin : gen_no_barrier
+    // Setup and teardown still end their paths here (consumed without effect); nothing
+    // else is consumed, since no register can be a member.
+    assign next_valid = '0;
+    assign next_member = '0;
+    assign next_transit = '0;
+    assign next_gid = '0;
+    assign offer = '0;
+    assign offer_flit = '0;
+    assign offer_vc = '0;
+    assign reg_ok_o = 1'b0;
+    assign barrier_error = 1'b0;
+    logic unused_barrier;
+    assign unused_barrier = ^{offer, cs_valid, cs_setup, cs_gid, offer_gnt, reg_op_i, reg_gid_i,
+                              reg_parent_valid_i, reg_parent_x_i, reg_parent_y_i, reg_route_i,
+                              reg_slot_i, reg_transit_i, reg_num_children_i, reg_child_x_i,
+                              reg_child_y_i, reg_child_route_i};
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Output arbitration, crossbar
+  // ---------------------------------------------------------------------------------------
+  logic [NumPorts-1:0] gnt_valid;
+  logic [NumPorts*IdxW-1:0] gnt_idx;
+
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_output
+    logic [NumReq-1:0] req;
+    for (genvar i = 0; i < NumPorts; i++) begin : gen_req_input
+      assign req[i] = req_valid[i] && !req_consume[i] &&
+                      (req_out[i*PortW +: PortW] == PortW'(o));
+    end
+    for (genvar k = 0; k < NumRegs; k++) begin : gen_req_reg
+      assign req[NumPorts + k] = offer[k*NumPorts + o];
+    end
+
+    meshsync_output_arbiter #(
+      .NumReq (NumReq)
+    ) u_arbiter (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_i       (req),
+      .gnt_valid_o (gnt_valid[o]),
+      .gnt_idx_o   (gnt_idx[o*IdxW +: IdxW])
+    );
+  end
+
+  // Grants back to the requesters.
+  always_comb begin
+    in_gnt = consume;
+    offer_gnt = '0;
+    for (int o = 0; o < NumPorts; o++) begin
+      for (int i = 0; i < NumPorts; i++) begin
+        if (gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i))) in_gnt[i] = 1'b1;
+      end
+      for (int k = 0; k < NumRegsI; k++) begin
+        if (gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(NumPorts + k))) begin
+          offer_gnt[k*NumPorts + o] = 1'b1;
+        end
+      end
+    end
+  end
+
+  meshsync_crossbar #(
+    .FlitW    (FlitW),
+    .NumRegs  (NumRegs),
+    .RegSlots (RegSlots),
+    .IdxW     (IdxW)
+  ) u_crossbar (
+    .in_flit_i   (req_flit),
+    .in_vc_i     (req_vc),
+    .reg_flit_i  (offer_flit),
+    .reg_vc_i    (offer_vc),
+    .gnt_valid_i (gnt_valid),
+    .gnt_idx_i   (gnt_idx),
+    .out_valid_o (out_valid_o),
+    .out_vc_o    (out_vc_o),
+    .out_flit_o  (out_flit_o)
+  );
+
+  // ---------------------------------------------------------------------------------------
+  // What leaving flits change: credits, worm VC owners, CS path entries
+  // ---------------------------------------------------------------------------------------
+  always_comb begin
+    send = '0;
+    owner_valid_d = owner_valid_q;
+    owner_d = owner_q;
+    cs_valid = '0;
+    cs_setup = '0;
+    cs_gid = '0;
+    for (int o = 0; o < NumPorts; o++) begin
+      if (out_valid_o[o]) begin
+        if (o != 0) begin
+          for (int v = 0; v < NumVcs; v++) begin
+            if (out_vc_o[o*VcW +: VcW] == VcW'(v)) send[o*NumVcs + v] = 1'b1;
+          end
+          // A setup (teardown) leaving through a non-Local port opens (closes) a CS
+          // transit entry here.
+          if (out_flit_o[o*FlitW + FlitW - 1] && out_flit_o[o*FlitW + FlitW - 3] &&
+              out_flit_o[o*FlitW + meshsync_pkg::TypeLsb + 1]) begin
+            cs_valid[o] = 1'b1;
+            cs_setup[o] = !out_flit_o[o*FlitW + meshsync_pkg::TypeLsb];
+            cs_gid[o*GidW +: GidW] = out_flit_o[o*FlitW + meshsync_pkg::GidLsb +: GidW];
+          end
+        end
+        // A worm that an input wins holds the output's worm VC until its tail.
+        if ((gnt_idx[o*IdxW +: IdxW] < IdxW'(NumPorts)) &&
+            (out_vc_o[o*VcW +: VcW] == meshsync_pkg::VcWorm)) begin
+          owner_valid_d[o] = !out_flit_o[o*FlitW + FlitW - 2];
+          owner_d[o*PortW +: PortW] = PortW'(gnt_idx[o*IdxW +: IdxW]);
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      owner_valid_q <= '0;
+      owner_q <= '0;
+    end else begin
+      owner_valid_q <= owner_valid_d;
+      owner_q <= owner_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Credits back upstream, injection channel, errors
+  // ---------------------------------------------------------------------------------------
+  assign credit_out_o = {pop[NumPorts*NumVcs-1:NumVcs], {NumVcs{1'b0}}};
+  assign local_ready_o = ~full[NumVcs-1:0] | pop[NumVcs-1:0];
+  assign error_o = (|in_error) || (|credit_error) || barrier_error;
+
+  // The Local credit bits have no counter; the other ports' full flags are the
+  // upstream's business (credits).
+  logic unused_ports;
+  assign unused_ports = ^{credit_in_i[NumVcs-1:0], send[NumVcs-1:0],
+                          full[NumPorts*NumVcs-1:NumVcs]};
+
+endmodule

@@ -1,0 +1,95 @@
+// One RouterCore (the C++ model) and one Verilated meshsync_router driven with the same
+// stimulus, compared at every cycle: the flits granted on every output (valid, VC and the
+// hardware fields of the flit), the credits returned, reg_ok, the injection channel's
+// ready and the error output.
+//
+// A cycle c is two calls: step_model() runs the model's step(c) (the bench may look at
+// its outputs and state to choose the stimulus), then apply(stimulus) presents the
+// stimulus to the RTL, evaluates and compares cycle c, applies the software register
+// command and the arrivals to the model as they take effect at the clock edge (receive
+// with arrival c + 1, return_credit usable in c + 1), and clocks the RTL.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/core/router_core.hpp"
+#include "rtl_router.hpp"
+
+namespace meshsync::rtl {
+
+// The 32-bit hardware flit (docs/microarchitecture.md) of a model flit.
+std::uint32_t encode_flit(const Flit& f, const MeshShape& mesh);
+// "sync release gid 3 data 0 dest (2,5) R=YX" and the like.
+std::string describe_flit(std::uint32_t bits);
+
+struct RegCommand {
+  RegOp op = RegOp::None;
+  BarrierRegisterSetup setup;  // Program
+  std::uint8_t gid = 0;        // Free
+};
+
+struct Stimulus {
+  std::array<std::optional<Flit>, kPorts> in;       // arriving in the next cycle
+  std::array<std::array<bool, kVcs>, kPorts> credit{};  // usable in the next cycle
+  RegCommand reg;
+};
+
+struct ModelOutputs {
+  std::array<std::optional<Flit>, kPorts> out;
+  std::array<std::array<bool, kVcs>, kPorts> credit{};
+  bool error = false;  // the model threw (protocol violation)
+  std::string error_text;
+};
+
+class Lockstep {
+ public:
+  Lockstep(std::unique_ptr<RtlRouter> rtl, Coord where);
+
+  std::uint64_t cycle() const { return cycle_; }
+  const MeshShape& mesh() const { return mesh_; }
+  const NetworkConfig& config() const { return cfg_; }
+  Coord where() const { return where_; }
+  NodeId self() const { return mesh_.id(where_); }
+  RouterCore& model() { return *model_; }
+  const RtlParams& params() const { return rtl_->params(); }
+  std::uint32_t depth(int vc) const {
+    return vc == kWormVc ? cfg_.router.buffer_depth : cfg_.router.sync_buffer_depth;
+  }
+
+  // The model's cycle. Call exactly once before each apply().
+  const ModelOutputs& step_model();
+  // The RTL's cycle with `s`; false at the first difference (see mismatch()).
+  bool apply(const Stimulus& s);
+
+  const std::string& mismatch() const { return mismatch_; }
+  const RtlOutputs& rtl_outputs() const { return rtl_out_; }
+  bool model_reg_ok() const { return model_reg_ok_; }
+  std::uint64_t flits_compared() const { return flits_compared_; }
+  std::uint64_t credits_compared() const { return credits_compared_; }
+
+ private:
+  bool fail(const std::string& what);
+
+  std::unique_ptr<RtlRouter> rtl_;
+  Coord where_;
+  MeshShape mesh_;
+  std::vector<Coord> coords_;
+  NetworkConfig cfg_;
+  std::unique_ptr<RouterCore> model_;
+  std::uint64_t cycle_ = 0;
+  bool stepped_ = false;
+  ModelOutputs model_out_;
+  RtlOutputs rtl_out_;
+  bool model_reg_ok_ = false;
+  std::string mismatch_;
+  std::uint64_t flits_compared_ = 0;
+  std::uint64_t credits_compared_ = 0;
+  bool trace_ = false;
+};
+
+}  // namespace meshsync::rtl

@@ -1,0 +1,62 @@
+// Random stimulus for the lockstep checker: the bench plays the router's four neighbours
+// and its network interface, as a real mesh would, and keeps to the flow-control and
+// barrier protocols:
+//   - upstream: one flit per port and cycle, only with a credit (Local: only when the
+//     buffer has room), worms contiguous on VC 0 of each input, sync messages on the VC of
+//     their R bit;
+//   - downstream: every flit on a non-Local output is freed after a delay (sometimes a long
+//     stall) and its credit returned, one credit per (port, VC) and cycle;
+//   - traffic: worms of 1 to 24 flits to any node, sync messages of all four types passing
+//     through (XY and YX, with and without CS transit entries) or addressed to this router;
+//   - groups: "players" program barrier registers through the software port (BTM with up
+//     to four neighbour children, CS with up to MaxChildren children), run reduction and
+//     distribution epochs, free (also early, while releases still wait for credits, and
+//     mid-epoch, which sends messages on to the NI), and fall back to software when the CAM
+//     is full; fillers program and free registers to fill the CAM.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "lockstep.hpp"
+
+namespace meshsync::rtl {
+
+struct BenchOptions {
+  std::uint64_t cycles = 20000;
+  std::uint32_t seed = 1;
+  Coord where{3, 4};
+  int credit_delay = 2;     // cycles from a credit leaving the router to the upstream using it
+  int link_delay = 3;       // minimum cycles a flit occupies the downstream buffer
+  double load = 0.5;        // probability that an input port presents a flit it could send
+  double worm_rate = 0.04;  // per port and cycle: a new worm is queued
+  double sync_rate = 0.02;  // per port and cycle: a sync message not played by a group
+  int players = 6;          // groups played at this router
+  bool stalls = true;       // downstream ports stall now and then
+};
+
+struct BenchStats {
+  std::uint64_t cycles = 0;
+  std::uint64_t flits_compared = 0;
+  std::uint64_t credits_compared = 0;
+  std::uint64_t worms = 0;
+  std::uint64_t sync_messages = 0;
+  std::uint64_t programs_ok = 0;
+  std::uint64_t programs_failed = 0;
+  std::uint64_t frees = 0;
+  std::uint64_t epochs = 0;        // reductions + distributions completed in hardware
+  std::uint64_t early_frees = 0;   // freed while releases still waited in the outbox
+  std::uint64_t aborts = 0;        // freed mid-epoch (messages go on to the NI)
+  std::string summary() const;
+};
+
+struct BenchResult {
+  bool ok = true;
+  std::string mismatch;
+  BenchStats stats;
+};
+
+BenchResult run_random_bench(std::unique_ptr<RtlRouter> rtl, const BenchOptions& opt);
+
+}  // namespace meshsync::rtl
