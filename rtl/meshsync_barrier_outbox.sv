@@ -29,8 +29,8 @@ module meshsync_barrier_outbox #(
 ) (
   input  logic                                         clk_i,
   input  logic                                         rst_ni,
-  input  logic [meshsync_pkg::CoordW-1:0]              here_x_i,
-  input  logic [meshsync_pkg::CoordW-1:0]              here_y_i,
+  input  logic [CoordXW-1:0]                           here_x_i,
+  input  logic [CoordYW-1:0]                           here_y_i,
   // The register's fields (current state).
   input  logic [meshsync_pkg::GidW-1:0]                gid_i,
   input  logic                                         parent_valid_i,
@@ -66,7 +66,6 @@ module meshsync_barrier_outbox #(
   localparam int unsigned DataW = meshsync_pkg::DataW;
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned FbCountW = $clog2(FallbackDepth + 1);
-  localparam int unsigned ChildW = (MaxChildren > 1) ? $clog2(MaxChildren) : 1;
 
   localparam logic [1:0] KindNone = 2'd0;
   localparam logic [1:0] KindUp = 2'd1;
@@ -116,18 +115,28 @@ module meshsync_barrier_outbox #(
   // Both outstanding: the reduction message was created first.
   logic up_first_q, up_first_m;
 
-  // Fallback FIFO, head at entry 0. after_up / after_rel: that message was already
-  // waiting when this one was created.
-  logic [FbCountW-1:0] fb_count_q, fb_count_m, fb_count_d;
-  logic [FallbackDepth-1:0] fb_yx_q, fb_yx_m, fb_yx_d;
-  logic [FallbackDepth*2-1:0] fb_type_q, fb_type_m, fb_type_d;
-  logic [FallbackDepth*GidW-1:0] fb_gid_q, fb_gid_m, fb_gid_d;
-  logic [FallbackDepth*DataW-1:0] fb_data_q, fb_data_m, fb_data_d;
-  logic [FallbackDepth-1:0] fb_after_up_q, fb_after_up_m, fb_after_up_d;
-  logic [FallbackDepth-1:0] fb_after_rel_q, fb_after_rel_m, fb_after_rel_d;
-
+  // Pushes of this cycle. Two messages of one kind outstanding at once is outside the
+  // protocol (the register's next epoch needs the previous one's messages delivered), so a
+  // kind is loaded at most once; its order against the other kind is the order of the
+  // inputs whose messages created them.
+  logic any_up, any_rel, load_up, load_rel, rel_busy_q, up_before_rel, dup_push;
+  logic [NumPorts-1:0] up_earlier, rel_earlier;  // a push of that kind from a lower input
   logic [MaxChildren-1:0] batch_mask;
-  logic overflow;
+
+  always_comb begin
+    up_earlier = '0;
+    rel_earlier = '0;
+    up_before_rel = 1'b0;
+    dup_push = 1'b0;
+    for (int i = 1; i < NumPorts; i++) begin
+      up_earlier[i] = up_earlier[i-1] || push_up_i[i-1];
+      rel_earlier[i] = rel_earlier[i-1] || push_rel_i[i-1];
+    end
+    for (int i = 0; i < NumPorts; i++) begin
+      if (push_rel_i[i] && !rel_earlier[i]) up_before_rel = up_earlier[i];
+      if ((push_up_i[i] && up_earlier[i]) || (push_rel_i[i] && rel_earlier[i])) dup_push = 1'b1;
+    end
+  end
 
   // The children programmed: pending bits of a new batch.
   always_comb begin
@@ -136,110 +145,201 @@ module meshsync_barrier_outbox #(
     end
   end
 
+  assign any_up = |push_up_i;
+  assign any_rel = |push_rel_i;
+  assign rel_busy_q = (|rel_pend_q) || rel_local_q;
+  assign load_up = any_up && !up_pend_q;
+  assign load_rel = any_rel && !rel_busy_q;
+
   always_comb begin
-    up_pend_m = up_pend_q;
+    up_pend_m = up_pend_q || load_up;
     up_self_m = up_self_q;
     up_gid_m = up_gid_q;
     up_x_m = up_x_q;
     up_y_m = up_y_q;
     up_yx_m = up_yx_q;
     up_data_m = up_data_q;
-    rel_pend_m = rel_pend_q;
-    rel_local_m = rel_local_q;
-    rel_gid_m = rel_gid_q;
-    rel_x_m = rel_x_q;
-    rel_y_m = rel_y_q;
-    rel_yx_m = rel_yx_q;
-    up_first_m = up_first_q;
-    fb_count_m = fb_count_q;
-    fb_yx_m = fb_yx_q;
-    fb_type_m = fb_type_q;
-    fb_gid_m = fb_gid_q;
-    fb_data_m = fb_data_q;
-    fb_after_up_m = fb_after_up_q;
-    fb_after_rel_m = fb_after_rel_q;
-    overflow = 1'b0;
-    for (int i = 0; i < NumPorts; i++) begin
-      if (push_up_i[i]) begin
-        if (up_pend_m) begin
-          overflow = 1'b1;
-        end else begin
-          up_pend_m = 1'b1;
-          up_self_m = !parent_valid_i;
-          up_gid_m = gid_i;
-          up_x_m = parent_x_i;
-          up_y_m = parent_y_i;
-          up_yx_m = parent_valid_i && route_i;
-          up_data_m = parent_valid_i ? slot_i : meshsync_pkg::SlotLocal;
-          up_first_m = !((|rel_pend_m) || rel_local_m);
-          fb_after_up_m = '0;
-        end
-      end
-      if (push_rel_i[i]) begin
-        if ((|rel_pend_m) || rel_local_m) begin
-          overflow = 1'b1;
-        end else begin
-          rel_pend_m = batch_mask;
-          rel_local_m = 1'b1;
-          rel_gid_m = gid_i;
-          rel_x_m = child_x_i;
-          rel_y_m = child_y_i;
-          rel_yx_m = child_route_i;
-          up_first_m = up_pend_m;
-          fb_after_rel_m = '0;
-        end
-      end
-      if (HasFallback && push_fb_i[i]) begin
-        if (fb_count_m == FbCountW'(FallbackDepth)) begin
-          overflow = 1'b1;
-        end else begin
-          for (int e = 0; e < FallbackDepth; e++) begin
-            if (fb_count_m == FbCountW'(e)) begin
-              fb_yx_m[e] = fb_flit_i[i*FlitW + meshsync_pkg::RouteBit];
-              fb_type_m[e*2 +: 2] = fb_flit_i[i*FlitW + meshsync_pkg::TypeLsb +: 2];
-              fb_gid_m[e*GidW +: GidW] = fb_flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW];
-              fb_data_m[e*DataW +: DataW] = fb_flit_i[i*FlitW + meshsync_pkg::DataLsb +: DataW];
-              fb_after_up_m[e] = up_pend_m;
-              fb_after_rel_m[e] = (|rel_pend_m) || rel_local_m;
+    if (load_up) begin
+      up_self_m = !parent_valid_i;
+      up_gid_m = gid_i;
+      up_x_m = parent_x_i;
+      up_y_m = parent_y_i;
+      up_yx_m = parent_valid_i && route_i;
+      up_data_m = parent_valid_i ? slot_i : meshsync_pkg::SlotLocal;
+    end
+    rel_pend_m = load_rel ? batch_mask : rel_pend_q;
+    rel_local_m = rel_local_q || load_rel;
+    rel_gid_m = load_rel ? gid_i : rel_gid_q;
+    rel_x_m = load_rel ? child_x_i : rel_x_q;
+    rel_y_m = load_rel ? child_y_i : rel_y_q;
+    rel_yx_m = load_rel ? child_route_i : rel_yx_q;
+    if (load_up && load_rel) begin
+      up_first_m = up_before_rel;
+    end else if (load_up) begin
+      up_first_m = !rel_busy_q;
+    end else if (load_rel) begin
+      up_first_m = up_pend_q;
+    end else begin
+      up_first_m = up_first_q;
+    end
+  end
+
+  // Fallback messages (register 0): the head entry's fields and order bits.
+  logic fb_valid, fb_head_yx, fb_head_after_up, fb_head_after_rel, fb_overflow, fb_pop;
+  logic [1:0] fb_head_type;
+  logic [GidW-1:0] fb_head_gid;
+  logic [DataW-1:0] fb_head_data;
+
+  if (HasFallback) begin : gen_fallback
+    // FIFO with the head at entry 0. after_up / after_rel: that message was already
+    // waiting when this one was created.
+    logic [FbCountW-1:0] count_q, count_m, count_d;
+    logic [FallbackDepth-1:0] yx_q, yx_m, yx_d;
+    logic [FallbackDepth*2-1:0] type_q, type_m, type_d;
+    logic [FallbackDepth*GidW-1:0] gid_q, gid_m, gid_d;
+    logic [FallbackDepth*DataW-1:0] data_q, data_m, data_d;
+    logic [FallbackDepth-1:0] after_up_q, after_up_m, after_up_d;
+    logic [FallbackDepth-1:0] after_rel_q, after_rel_m, after_rel_d;
+
+    always_comb begin
+      count_m = count_q;
+      yx_m = yx_q;
+      type_m = type_q;
+      gid_m = gid_q;
+      data_m = data_q;
+      // A reduction message or batch created this cycle is younger than what waits.
+      after_up_m = load_up ? '0 : after_up_q;
+      after_rel_m = load_rel ? '0 : after_rel_q;
+      fb_overflow = 1'b0;
+      for (int i = 0; i < NumPorts; i++) begin
+        if (push_fb_i[i]) begin
+          if (count_m == FbCountW'(FallbackDepth)) begin
+            fb_overflow = 1'b1;
+          end else begin
+            for (int e = 0; e < FallbackDepth; e++) begin
+              if (count_m == FbCountW'(e)) begin
+                yx_m[e] = fb_flit_i[i*FlitW + meshsync_pkg::RouteBit];
+                type_m[e*2 +: 2] = fb_flit_i[i*FlitW + meshsync_pkg::TypeLsb +: 2];
+                gid_m[e*GidW +: GidW] = fb_flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW];
+                data_m[e*DataW +: DataW] = fb_flit_i[i*FlitW + meshsync_pkg::DataLsb +: DataW];
+                after_up_m[e] = up_pend_q || (any_up && up_earlier[i]);
+                after_rel_m[e] = rel_busy_q || (any_rel && rel_earlier[i]);
+              end
             end
+            count_m = count_m + 1'b1;
           end
-          fb_count_m = fb_count_m + 1'b1;
         end
       end
     end
+
+    assign fb_valid = count_m != '0;
+    assign fb_head_yx = yx_m[0];
+    assign fb_head_type = type_m[1:0];
+    assign fb_head_gid = gid_m[GidW-1:0];
+    assign fb_head_data = data_m[DataW-1:0];
+    assign fb_head_after_up = after_up_m[0];
+    assign fb_head_after_rel = after_rel_m[0];
+
+    always_comb begin
+      count_d = count_m;
+      yx_d = yx_m;
+      type_d = type_m;
+      gid_d = gid_m;
+      data_d = data_m;
+      after_up_d = after_up_m;
+      after_rel_d = after_rel_m;
+      if (fb_pop) begin
+        count_d = count_m - 1'b1;
+        for (int e = 0; e + 1 < FallbackDepth; e++) begin
+          yx_d[e] = yx_m[e+1];
+          type_d[e*2 +: 2] = type_m[(e+1)*2 +: 2];
+          gid_d[e*GidW +: GidW] = gid_m[(e+1)*GidW +: GidW];
+          data_d[e*DataW +: DataW] = data_m[(e+1)*DataW +: DataW];
+          after_up_d[e] = after_up_m[e+1];
+          after_rel_d[e] = after_rel_m[e+1];
+        end
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        count_q <= '0;
+        after_up_q <= '0;
+        after_rel_q <= '0;
+      end else begin
+        count_q <= count_d;
+        after_up_q <= after_up_d;
+        after_rel_q <= after_rel_d;
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      yx_q <= yx_d;
+      type_q <= type_d;
+      gid_q <= gid_d;
+      data_q <= data_d;
+    end
+  end else begin : gen_no_fallback
+    assign fb_valid = 1'b0;
+    assign fb_head_yx = 1'b0;
+    assign fb_head_type = '0;
+    assign fb_head_gid = '0;
+    assign fb_head_data = '0;
+    assign fb_head_after_up = 1'b0;
+    assign fb_head_after_rel = 1'b0;
+    assign fb_overflow = 1'b0;
+    logic unused_fb;
+    assign unused_fb = ^{push_fb_i, fb_pop};
   end
 
   // ---------------------------------------------------------------------------------------
   // Offers: per output port, the first waiting message for it with a credit
   // ---------------------------------------------------------------------------------------
+  logic [CoordW-1:0] here_x, here_y;
   logic [PortW-1:0] up_port;
   logic [MaxChildren*PortW-1:0] child_port;
+  // Bit j*NumPorts+o: child j's release waits for port o and (o, its VC) has a credit.
+  logic [MaxChildren*NumPorts-1:0] child_go;
+
+  assign here_x = CoordW'(here_x_i);
+  assign here_y = CoordW'(here_y_i);
 
   meshsync_route u_route_up (
-    .here_x_i (here_x_i),
-    .here_y_i (here_y_i),
-    .dest_x_i (up_self_m ? here_x_i : CoordW'(up_x_m)),
-    .dest_y_i (up_self_m ? here_y_i : CoordW'(up_y_m)),
+    .here_x_i (here_x),
+    .here_y_i (here_y),
+    .dest_x_i (up_self_m ? here_x : CoordW'(up_x_m)),
+    .dest_y_i (up_self_m ? here_y : CoordW'(up_y_m)),
     .yx_i     (up_yx_m),
     .port_o   (up_port)
   );
 
-  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child_route
+  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child
     meshsync_route u_route_child (
-      .here_x_i (here_x_i),
-      .here_y_i (here_y_i),
+      .here_x_i (here_x),
+      .here_y_i (here_y),
       .dest_x_i (CoordW'(rel_x_m[j*CoordXW +: CoordXW])),
       .dest_y_i (CoordW'(rel_y_m[j*CoordYW +: CoordYW])),
       .yx_i     (rel_yx_m[j]),
       .port_o   (child_port[j*PortW +: PortW])
     );
+    for (genvar o = 0; o < NumPorts; o++) begin : gen_port
+      assign child_go[j*NumPorts + o] =
+          rel_pend_m[j] && (child_port[j*PortW +: PortW] == PortW'(o)) &&
+          credit_ok_i[o*NumVcs + (rel_yx_m[j] ? 2 : 1)];
+    end
   end
 
   logic [NumPorts*2-1:0] kind;
-  logic [NumPorts*ChildW-1:0] kind_child;
+  logic [NumPorts*MaxChildren-1:0] kind_child;  // one-hot: the child a port's offer serves
   logic [NumPorts-1:0] kind_local;
-  logic up_c, rel_c, rel_is_local, fb_c;
-  logic [ChildW-1:0] rel_j;
+  logic up_c, rel_c, fb_c, child_c;
+  logic [MaxChildren-1:0] pick;
+  logic [CoordXW-1:0] pick_x, msg_x;
+  logic [CoordYW-1:0] pick_y, msg_y;
+  logic pick_yx, msg_yx, msg_here;
+  logic [1:0] msg_type;
+  logic [GidW-1:0] msg_gid;
+  logic [DataW-1:0] msg_data;
 
   always_comb begin
     offer_o = '0;
@@ -250,74 +350,103 @@ module meshsync_barrier_outbox #(
     kind_local = '0;
     up_c = 1'b0;
     rel_c = 1'b0;
-    rel_is_local = 1'b0;
-    rel_j = '0;
     fb_c = 1'b0;
+    child_c = 1'b0;
+    pick = '0;
+    pick_x = '0;
+    pick_y = '0;
+    pick_yx = 1'b0;
+    msg_x = '0;
+    msg_y = '0;
+    msg_yx = 1'b0;
+    msg_here = 1'b0;
+    msg_type = '0;
+    msg_gid = '0;
+    msg_data = '0;
     for (int o = 0; o < NumPorts; o++) begin
-      up_c = up_pend_m && (up_port == PortW'(o)) &&
-             credit_ok_i[o*NumVcs + 1 + (up_yx_m ? 1 : 0)];
-      rel_c = 1'b0;
-      rel_j = '0;
-      for (int j = MaxChildren - 1; j >= 0; j--) begin
-        if (rel_pend_m[j] && (child_port[j*PortW +: PortW] == PortW'(o)) &&
-            credit_ok_i[o*NumVcs + 1 + (rel_yx_m[j] ? 1 : 0)]) begin
-          rel_c = 1'b1;
-          rel_j = ChildW'(j);
+      up_c = up_pend_m && (up_port == PortW'(o)) && credit_ok_i[o*NumVcs + (up_yx_m ? 2 : 1)];
+      // Children in batch order: the first one that may go.
+      child_c = 1'b0;
+      pick = '0;
+      pick_x = '0;
+      pick_y = '0;
+      pick_yx = 1'b0;
+      for (int j = 0; j < MaxChildren; j++) begin
+        if (child_go[j*NumPorts + o] && !child_c) begin
+          child_c = 1'b1;
+          pick[j] = 1'b1;
+          pick_x = rel_x_m[j*CoordXW +: CoordXW];
+          pick_y = rel_y_m[j*CoordYW +: CoordYW];
+          pick_yx = rel_yx_m[j];
         end
       end
       // The local release comes after the children in the batch.
-      rel_is_local = !rel_c && rel_local_m && (o == 0);
-      rel_c = rel_c || rel_is_local;
-      fb_c = HasFallback && (o == 0) && (fb_count_m != '0);
+      rel_c = child_c || (rel_local_m && (o == 0));
+      fb_c = (o == 0) && fb_valid;
 
       // The oldest candidate wins.
-      if (up_c && (!rel_c || up_first_m) && (!fb_c || fb_after_up_m[0])) begin
+      if (up_c && (!rel_c || up_first_m) && (!fb_c || fb_head_after_up)) begin
         kind[o*2 +: 2] = KindUp;
-        offer_flit_o[o*FlitW +: FlitW] = make_sync(
-            up_yx_m, meshsync_pkg::SyncArrive, up_gid_m, up_data_m,
-            up_self_m ? here_x_i : CoordW'(up_x_m), up_self_m ? here_y_i : CoordW'(up_y_m));
-        offer_vc_o[o*2 +: 2] = up_yx_m ? 2'd2 : 2'd1;
-      end else if (rel_c && (!fb_c || fb_after_rel_m[0])) begin
+      end else if (rel_c && (!fb_c || fb_head_after_rel)) begin
         kind[o*2 +: 2] = KindRel;
-        kind_child[o*ChildW +: ChildW] = rel_j;
-        kind_local[o] = rel_is_local;
-        if (rel_is_local) begin
-          offer_flit_o[o*FlitW +: FlitW] = make_sync(
-              1'b0, meshsync_pkg::SyncRelease, rel_gid_m, '0, here_x_i, here_y_i);
-          offer_vc_o[o*2 +: 2] = 2'd1;
-        end else begin
-          for (int j = 0; j < MaxChildren; j++) begin
-            if (rel_j == ChildW'(j)) begin
-              offer_flit_o[o*FlitW +: FlitW] = make_sync(
-                  rel_yx_m[j], meshsync_pkg::SyncRelease, rel_gid_m, '0,
-                  CoordW'(rel_x_m[j*CoordXW +: CoordXW]), CoordW'(rel_y_m[j*CoordYW +: CoordYW]));
-              offer_vc_o[o*2 +: 2] = rel_yx_m[j] ? 2'd2 : 2'd1;
-            end
-          end
-        end
+        kind_child[o*MaxChildren +: MaxChildren] = pick;
+        kind_local[o] = !child_c;
       end else if (fb_c) begin
         kind[o*2 +: 2] = KindFb;
-        offer_flit_o[o*FlitW +: FlitW] = make_sync(
-            fb_yx_m[0], fb_type_m[1:0], fb_gid_m[GidW-1:0], fb_data_m[DataW-1:0],
-            here_x_i, here_y_i);
-        offer_vc_o[o*2 +: 2] = fb_yx_m[0] ? 2'd2 : 2'd1;
       end else if (up_c) begin
         // Not reached while the order bits are consistent; keeps the offer complete.
         kind[o*2 +: 2] = KindUp;
-        offer_flit_o[o*FlitW +: FlitW] = make_sync(
-            up_yx_m, meshsync_pkg::SyncArrive, up_gid_m, up_data_m,
-            up_self_m ? here_x_i : CoordW'(up_x_m), up_self_m ? here_y_i : CoordW'(up_y_m));
-        offer_vc_o[o*2 +: 2] = up_yx_m ? 2'd2 : 2'd1;
       end
+
+      case (kind[o*2 +: 2])
+        KindUp: begin
+          msg_yx = up_yx_m;
+          msg_type = meshsync_pkg::SyncArrive;
+          msg_gid = up_gid_m;
+          msg_data = up_data_m;
+          msg_here = up_self_m;
+          msg_x = up_x_m;
+          msg_y = up_y_m;
+        end
+        KindRel: begin
+          msg_yx = child_c && pick_yx;
+          msg_type = meshsync_pkg::SyncRelease;
+          msg_gid = rel_gid_m;
+          msg_data = '0;
+          msg_here = !child_c;
+          msg_x = pick_x;
+          msg_y = pick_y;
+        end
+        KindFb: begin
+          msg_yx = fb_head_yx;
+          msg_type = fb_head_type;
+          msg_gid = fb_head_gid;
+          msg_data = fb_head_data;
+          msg_here = 1'b1;
+          msg_x = '0;
+          msg_y = '0;
+        end
+        default: begin
+          msg_yx = 1'b0;
+          msg_type = '0;
+          msg_gid = '0;
+          msg_data = '0;
+          msg_here = 1'b0;
+          msg_x = '0;
+          msg_y = '0;
+        end
+      endcase
       offer_o[o] = kind[o*2 +: 2] != KindNone;
+      offer_vc_o[o*2 +: 2] = msg_yx ? 2'd2 : 2'd1;
+      offer_flit_o[o*FlitW +: FlitW] = make_sync(
+          msg_yx, msg_type, msg_gid, msg_data,
+          msg_here ? here_x : CoordW'(msg_x), msg_here ? here_y : CoordW'(msg_y));
     end
   end
 
   // ---------------------------------------------------------------------------------------
   // Next state: granted messages leave
   // ---------------------------------------------------------------------------------------
-  logic fb_pop;
-
   always_comb begin
     up_pend_d = up_pend_m;
     rel_pend_d = rel_pend_m;
@@ -331,33 +460,13 @@ module meshsync_barrier_outbox #(
             if (kind_local[o]) begin
               rel_local_d = 1'b0;
             end else begin
-              for (int j = 0; j < MaxChildren; j++) begin
-                if (kind_child[o*ChildW +: ChildW] == ChildW'(j)) rel_pend_d[j] = 1'b0;
-              end
+              rel_pend_d = rel_pend_d & ~kind_child[o*MaxChildren +: MaxChildren];
             end
           end
           KindFb: fb_pop = 1'b1;
           default: begin
           end
         endcase
-      end
-    end
-    fb_count_d = fb_count_m;
-    fb_yx_d = fb_yx_m;
-    fb_type_d = fb_type_m;
-    fb_gid_d = fb_gid_m;
-    fb_data_d = fb_data_m;
-    fb_after_up_d = fb_after_up_m;
-    fb_after_rel_d = fb_after_rel_m;
-    if (fb_pop) begin
-      fb_count_d = fb_count_m - 1'b1;
-      for (int e = 0; e + 1 < FallbackDepth; e++) begin
-        fb_yx_d[e] = fb_yx_m[e+1];
-        fb_type_d[e*2 +: 2] = fb_type_m[(e+1)*2 +: 2];
-        fb_gid_d[e*GidW +: GidW] = fb_gid_m[(e+1)*GidW +: GidW];
-        fb_data_d[e*DataW +: DataW] = fb_data_m[(e+1)*DataW +: DataW];
-        fb_after_up_d[e] = fb_after_up_m[e+1];
-        fb_after_rel_d[e] = fb_after_rel_m[e+1];
       end
     end
   end
@@ -368,17 +477,11 @@ module meshsync_barrier_outbox #(
       rel_pend_q <= '0;
       rel_local_q <= 1'b0;
       up_first_q <= 1'b0;
-      fb_count_q <= '0;
-      fb_after_up_q <= '0;
-      fb_after_rel_q <= '0;
     end else begin
       up_pend_q <= up_pend_d;
       rel_pend_q <= rel_pend_d;
       rel_local_q <= rel_local_d;
       up_first_q <= up_first_m;
-      fb_count_q <= fb_count_d;
-      fb_after_up_q <= fb_after_up_d;
-      fb_after_rel_q <= fb_after_rel_d;
     end
   end
 
@@ -394,13 +497,9 @@ module meshsync_barrier_outbox #(
     rel_x_q <= rel_x_m;
     rel_y_q <= rel_y_m;
     rel_yx_q <= rel_yx_m;
-    fb_yx_q <= fb_yx_d;
-    fb_type_q <= fb_type_d;
-    fb_gid_q <= fb_gid_d;
-    fb_data_q <= fb_data_d;
   end
 
-  assign error_o = overflow;
+  assign error_o = dup_push || (any_up && up_pend_q) || (any_rel && rel_busy_q) || fb_overflow;
 
   // Fallback messages keep only their sync fields; the rest of the flit is the address of
   // this router, which the message came to.

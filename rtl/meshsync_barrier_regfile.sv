@@ -91,7 +91,9 @@ module meshsync_barrier_regfile #(
 
   // Lookup temporaries of the update chain below.
   logic [NumRegs-1:0] hit, lowest_free, alloc;
-  logic found_free, fits, refs_overflow;
+  logic found_free, fits;
+  // Bit o*NumRegs+k: a setup leaving through port o would overflow entry k's path count.
+  logic [NumPorts*NumRegs-1:0] refs_overflow;
   logic [GidW-1:0] key;
 
   always_comb begin
@@ -102,7 +104,7 @@ module meshsync_barrier_regfile #(
     refs_d = refs_q;
     flags_d = flags_i;
     arrived_d = arrived_i;
-    refs_overflow = 1'b0;
+    refs_overflow = '0;
     hit = '0;
     lowest_free = '0;
     alloc = '0;
@@ -122,16 +124,16 @@ module meshsync_barrier_regfile #(
       for (int k = 0; k < NumRegs; k++) begin
         if (cs_valid_i[o] && cs_setup_i[o] && alloc[k]) begin
           // open_transit: a free entry becomes a nonmember CS entry of this GID.
+          // (Its flags and count are already clear: only members count arrivals, and
+          // freeing a member clears them.)
           if (!valid_d[k]) begin
             valid_d[k] = 1'b1;
             member_d[k] = 1'b0;
             gid_d[k*GidW +: GidW] = key;
-            flags_d[k*NumSlots +: NumSlots] = '0;
-            arrived_d[k*ArrivedW +: ArrivedW] = '0;
           end
           transit_d[k] = 1'b1;
           if (&refs_d[k*PathRefsW +: PathRefsW]) begin
-            refs_overflow = 1'b1;
+            refs_overflow[o*NumRegs + k] = 1'b1;
           end else begin
             refs_d[k*PathRefsW +: PathRefsW] = refs_d[k*PathRefsW +: PathRefsW] + 1'b1;
           end
@@ -255,6 +257,6 @@ module meshsync_barrier_regfile #(
   assign next_member_o = member_d;
   assign next_transit_o = transit_d;
   assign next_gid_o = gid_d;
-  assign error_o = refs_overflow;
+  assign error_o = |refs_overflow;
 
 endmodule

@@ -44,63 +44,75 @@ module meshsync_barrier_unit #(
   localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
   localparam int unsigned CountW = (ArrivedW > NumChildrenW) ? ArrivedW : NumChildrenW;
 
-  logic [NumRegs-1:0] hit;
-  logic [meshsync_pkg::TypeW-1:0] msg_type;
-  logic [GidW-1:0] msg_gid;
-  logic [meshsync_pkg::DataW-1:0] msg_slot;
+  // Per input: the message's fields and whether it is an arrive or a release for the
+  // barrier unit (setup and teardown, types 2 and 3, end their path here without effect).
+  logic [NumPorts-1:0] is_arrive, is_release;
+  logic [NumPorts*GidW-1:0] msg_gid;
+  logic [NumPorts*meshsync_pkg::DataW-1:0] msg_slot;
+  // Bit i*NumRegs+k: input i's message is for register k, a member.
+  logic [NumPorts*NumRegs-1:0] hit;
+  logic [NumRegs-1:0] reg_error;
 
-  always_comb begin
-    flags_o = flags_i;
-    arrived_o = arrived_i;
-    push_up_o = '0;
-    push_rel_o = '0;
-    push_fb_o = '0;
-    error_o = 1'b0;
-    hit = '0;
-    msg_type = '0;
-    msg_gid = '0;
-    msg_slot = '0;
-    for (int i = 0; i < NumPorts; i++) begin
-      msg_type = flit_i[i*FlitW + meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW];
-      msg_gid = flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW];
-      msg_slot = flit_i[i*FlitW + meshsync_pkg::DataLsb +: meshsync_pkg::DataW];
-      for (int k = 0; k < NumRegs; k++) begin
-        hit[k] = valid_i[k] && member_i[k] && (gid_i[k*GidW +: GidW] == msg_gid);
-      end
-      // Setup and teardown (type 2, 3) end their path here without effect.
-      if (consume_i[i] && !msg_type[1]) begin
-        if (!(|hit)) begin
-          push_fb_o[i] = 1'b1;
-        end
-        for (int k = 0; k < NumRegs; k++) begin
-          if (hit[k] && (msg_type == meshsync_pkg::SyncArrive)) begin
-            for (int s = 0; s < NumSlots; s++) begin
-              if (msg_slot == meshsync_pkg::DataW'(s)) begin
-                if (flags_o[k*NumSlots + s]) error_o = 1'b1;
-                flags_o[k*NumSlots + s] = 1'b1;
-              end
-            end
-            if ((msg_slot >= meshsync_pkg::DataW'(NumSlots)) &&
-                (msg_slot != meshsync_pkg::SlotNone)) begin
-              error_o = 1'b1;
-            end
-            if (CountW'(arrived_o[k*ArrivedW +: ArrivedW]) >=
-                CountW'(num_children_i[k*NumChildrenW +: NumChildrenW])) begin
-              // Children + local all here: clear for the next epoch, send one message.
-              push_up_o[k*NumPorts + i] = 1'b1;
-              flags_o[k*NumSlots +: NumSlots] = '0;
-              arrived_o[k*ArrivedW +: ArrivedW] = '0;
-            end else begin
-              arrived_o[k*ArrivedW +: ArrivedW] = arrived_o[k*ArrivedW +: ArrivedW] + 1'b1;
+  for (genvar i = 0; i < NumPorts; i++) begin : gen_msg
+    logic [meshsync_pkg::TypeW-1:0] msg_type;
+    assign msg_type = flit_i[i*FlitW + meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW];
+    assign msg_gid[i*GidW +: GidW] = flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW];
+    assign msg_slot[i*meshsync_pkg::DataW +: meshsync_pkg::DataW] =
+        flit_i[i*FlitW + meshsync_pkg::DataLsb +: meshsync_pkg::DataW];
+    assign is_arrive[i] = consume_i[i] && (msg_type == meshsync_pkg::SyncArrive);
+    assign is_release[i] = consume_i[i] && (msg_type == meshsync_pkg::SyncRelease);
+    for (genvar k = 0; k < NumRegs; k++) begin : gen_hit
+      assign hit[i*NumRegs + k] = valid_i[k] && member_i[k] &&
+                                  (gid_i[k*GidW +: GidW] == msg_gid[i*GidW +: GidW]);
+    end
+    // No member register: the message goes on to the NI (register 0's outbox).
+    assign push_fb_o[i] = (is_arrive[i] || is_release[i]) && !(|hit[i*NumRegs +: NumRegs]);
+  end
+
+  // Each register takes its messages in input index order.
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_reg
+    logic [NumSlots-1:0] flags;
+    logic [ArrivedW-1:0] arrived;
+    logic [NumPorts-1:0] slot_error;
+    logic [meshsync_pkg::DataW-1:0] slot;
+
+    always_comb begin
+      flags = flags_i[k*NumSlots +: NumSlots];
+      arrived = arrived_i[k*ArrivedW +: ArrivedW];
+      slot_error = '0;
+      slot = '0;
+      for (int i = 0; i < NumPorts; i++) begin
+        push_up_o[k*NumPorts + i] = 1'b0;
+        push_rel_o[k*NumPorts + i] = hit[i*NumRegs + k] && is_release[i];
+        slot = msg_slot[i*meshsync_pkg::DataW +: meshsync_pkg::DataW];
+        if (hit[i*NumRegs + k] && is_arrive[i]) begin
+          for (int s = 0; s < NumSlots; s++) begin
+            if (slot == meshsync_pkg::DataW'(s)) begin
+              slot_error[i] = flags[s];
+              flags[s] = 1'b1;
             end
           end
-          if (hit[k] && (msg_type == meshsync_pkg::SyncRelease)) begin
-            push_rel_o[k*NumPorts + i] = 1'b1;
+          if ((slot >= meshsync_pkg::DataW'(NumSlots)) && (slot != meshsync_pkg::SlotNone)) begin
+            slot_error[i] = 1'b1;
+          end
+          if (CountW'(arrived) >= CountW'(num_children_i[k*NumChildrenW +: NumChildrenW])) begin
+            // Children + local all here: clear for the next epoch, send one message.
+            push_up_o[k*NumPorts + i] = 1'b1;
+            flags = '0;
+            arrived = '0;
+          end else begin
+            arrived = arrived + 1'b1;
           end
         end
       end
     end
+
+    assign flags_o[k*NumSlots +: NumSlots] = flags;
+    assign arrived_o[k*ArrivedW +: ArrivedW] = arrived;
+    assign reg_error[k] = |slot_error;
   end
+
+  assign error_o = |reg_error;
 
   // Only the sync fields of the consumed flits matter here.
   logic unused_flit;

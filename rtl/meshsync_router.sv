@@ -305,8 +305,8 @@ module meshsync_router #(
       ) u_outbox (
         .clk_i          (clk_i),
         .rst_ni         (rst_ni),
-        .here_x_i       (here_x),
-        .here_y_i       (here_y),
+        .here_x_i       (my_x_i),
+        .here_y_i       (my_y_i),
         .gid_i          (gid[k*GidW +: GidW]),
         .parent_valid_i (parent_valid[k]),
         .parent_x_i     (parent_x[k*CoordXW +: CoordXW]),

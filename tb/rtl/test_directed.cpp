@@ -375,3 +375,137 @@ TEST_CASE("directed: an arrival on a flag already set is a protocol error", "[di
   }
   CHECK(seen);
 }
+
+// The outbox keeps the model's creation order between a register's reduction message, its
+// distribution batch and (register 0) messages handed on to the NI. Inside the protocol
+// they never wait together; the model still orders them, and so must the RTL.
+TEST_CASE("directed: outbox order of a waiting release batch and a reduction message", "[directed][outbox]") {
+  for (const bool release_first : {true, false}) {
+    Driver d("default");
+    d.manual_credits();
+    // Parent and only child both east: the up message and the child's release share +X,
+    // VC 1 (XY).
+    BarrierRegisterSetup s;
+    s.gid = 5;
+    s.parent = d.node(6, 4);
+    s.slot_at_parent = 1;
+    s.children = {{d.node(4, 4), Route::XY}};
+    REQUIRE(d.program(s));
+    // Use up the four +X VC 1 credits with messages passing through.
+    for (int k = 0; k < 4; ++k) {
+      Stimulus p;
+      p.in[kMinusX] = make_sync(SyncType::Release, 200, d.node(2, 4), d.node(7, 4), Route::XY, 0);
+      d.cycle(p);
+    }
+    for (int k = 0; k < 10; ++k) d.cycle();
+    const auto arrivals = [&] {
+      Stimulus a;
+      a.in[kPlusX] = make_sync(SyncType::Arrive, 5, d.node(4, 4), d.self(), Route::XY, 0);
+      a.in[kLocal] = make_sync(SyncType::Arrive, 5, d.self(), d.self(), Route::XY, kLocalSlot);
+      d.cycle(a);
+    };
+    const auto release = [&] {
+      Stimulus r;
+      r.in[kMinusY] = make_sync(SyncType::Release, 5, d.node(6, 4), d.self(), Route::YX, 0);
+      d.cycle(r);
+    };
+    if (release_first) {
+      release();
+      for (int k = 0; k < 40; ++k) d.cycle();
+      arrivals();
+    } else {
+      arrivals();
+      for (int k = 0; k < 40; ++k) d.cycle();
+      release();
+    }
+    for (int k = 0; k < 40; ++k) CHECK_FALSE(d.cycle().out_valid[kPlusX]);  // no credit
+    std::vector<int> types;
+    for (int k = 0; k < 2; ++k) {
+      Stimulus c;
+      c.credit[kPlusX][1] = true;
+      d.cycle(c);
+      for (int w = 0; w < 5; ++w) {
+        const RtlOutputs& o = d.cycle();
+        if (o.out_valid[kPlusX]) types.push_back(type_of(o.out_flit[kPlusX]));
+      }
+    }
+    INFO((release_first ? "release batch first" : "reduction message first"));
+    REQUIRE(types.size() == 2);
+    CHECK(types[0] == (release_first ? 1 : 0));
+    CHECK(types[1] == (release_first ? 0 : 1));
+  }
+}
+
+TEST_CASE("directed: fallback messages keep their order with register 0's messages", "[directed][outbox]") {
+  // Register 0: gid 20, a root without children (each arrival completes it, each release
+  // is one local release). Register 1: gid 21, freed while an arrival for it waits in its
+  // input buffer: that arrival goes on to the NI through register 0's outbox. Both reach
+  // the barrier unit in the same cycle; the lower input's message was created first.
+  for (const bool fallback_first : {true, false}) {
+    for (const SyncType own : {SyncType::Arrive, SyncType::Release}) {
+      Driver d("default");
+      REQUIRE(d.program(leaf(20)));
+      REQUIRE(d.program(leaf(21)));
+      Stimulus a;
+      const int fb_port = fallback_first ? kPlusX : kMinusX;
+      const int own_port = fallback_first ? kMinusX : kPlusX;
+      a.in[fb_port] = make_sync(SyncType::Arrive, 21, d.node(4, 4), d.self(), Route::XY, kLocalSlot);
+      a.in[own_port] = make_sync(own, 20, d.node(2, 4), d.self(), Route::YX,
+                                 own == SyncType::Arrive ? kLocalSlot : 0);
+      d.cycle(a);
+      d.cycle();
+      REQUIRE(d.free(21));
+      std::vector<int> gids;
+      for (int k = 0; k < 40; ++k) {
+        const RtlOutputs& o = d.cycle();
+        if (o.out_valid[kLocal]) gids.push_back(gid_of(o.out_flit[kLocal]));
+      }
+      INFO((fallback_first ? "fallback first" : "register's own message first")
+           << ", own message " << (own == SyncType::Arrive ? "reduction" : "release"));
+      REQUIRE(gids.size() == 2);
+      CHECK(gids[0] == (fallback_first ? 21 : 20));
+      CHECK(gids[1] == (fallback_first ? 20 : 21));
+    }
+  }
+}
+
+TEST_CASE("directed: a release batch keeps its children after the register is reprogrammed", "[directed][outbox]") {
+  Driver d("default");
+  d.manual_credits();
+  BarrierRegisterSetup s;
+  s.gid = 9;
+  s.children = {{d.node(4, 4), Route::XY}, {d.node(3, 5), Route::YX}};
+  REQUIRE(d.program(s));
+  // +X VC 1 has no credit: the first child's release waits.
+  for (int k = 0; k < 4; ++k) {
+    Stimulus p;
+    p.in[kMinusX] = make_sync(SyncType::Arrive, 201, d.node(2, 4), d.node(7, 4), Route::XY, 0);
+    d.cycle(p);
+  }
+  Stimulus r;
+  r.in[kLocal] = make_sync(SyncType::Release, 9, d.self(), d.self(), Route::XY, 0);
+  d.cycle(r);
+  for (int k = 0; k < 40; ++k) d.cycle();
+  // Software frees the group and programs another one into the same entry.
+  REQUIRE(d.free(9));
+  BarrierRegisterSetup t;
+  t.gid = 10;
+  t.children = {{d.node(5, 6), Route::XY}};
+  t.parent = d.node(7, 7);
+  REQUIRE(d.program(t));
+  REQUIRE(d.ls().model().registers().lookup(10) == 0);
+  Stimulus c;
+  c.credit[kPlusX][1] = true;
+  d.cycle(c);
+  bool seen = false;
+  for (int k = 0; k < 5; ++k) {
+    const RtlOutputs& o = d.cycle();
+    if (!o.out_valid[kPlusX]) continue;
+    seen = true;
+    CHECK(gid_of(o.out_flit[kPlusX]) == 9);  // the batch's own group and child
+    CHECK(type_of(o.out_flit[kPlusX]) == 1);
+    CHECK(dest_x(o.out_flit[kPlusX]) == 4);
+    CHECK_FALSE(yx_of(o.out_flit[kPlusX]));
+  }
+  CHECK(seen);
+}
