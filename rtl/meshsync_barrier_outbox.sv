@@ -201,32 +201,42 @@ module meshsync_barrier_outbox #(
     logic [FallbackDepth-1:0] after_up_q, after_up_m, after_up_d;
     logic [FallbackDepth-1:0] after_rel_q, after_rel_m, after_rel_d;
 
+    // Where each input's message goes: after what waits and what lower inputs push.
+    logic [NumPorts*FbCountW-1:0] pos;
+    logic [FbCountW:0] total;
+
     always_comb begin
-      count_m = count_q;
-      yx_m = yx_q;
-      type_m = type_q;
-      gid_m = gid_q;
-      data_m = data_q;
-      // A reduction message or batch created this cycle is younger than what waits.
-      after_up_m = load_up ? '0 : after_up_q;
-      after_rel_m = load_rel ? '0 : after_rel_q;
-      fb_overflow = 1'b0;
+      total = {1'b0, count_q};
       for (int i = 0; i < NumPorts; i++) begin
-        if (push_fb_i[i]) begin
-          if (count_m == FbCountW'(FallbackDepth)) begin
-            fb_overflow = 1'b1;
-          end else begin
-            for (int e = 0; e < FallbackDepth; e++) begin
-              if (count_m == FbCountW'(e)) begin
-                yx_m[e] = fb_flit_i[i*FlitW + meshsync_pkg::RouteBit];
-                type_m[e*2 +: 2] = fb_flit_i[i*FlitW + meshsync_pkg::TypeLsb +: 2];
-                gid_m[e*GidW +: GidW] = fb_flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW];
-                data_m[e*DataW +: DataW] = fb_flit_i[i*FlitW + meshsync_pkg::DataLsb +: DataW];
-                after_up_m[e] = up_pend_q || (any_up && up_earlier[i]);
-                after_rel_m[e] = rel_busy_q || (any_rel && rel_earlier[i]);
-              end
-            end
-            count_m = count_m + 1'b1;
+        pos[i*FbCountW +: FbCountW] = total[FbCountW-1:0];
+        total = total + (FbCountW + 1)'(push_fb_i[i]);
+      end
+    end
+
+    assign fb_overflow = total > (FbCountW + 1)'(FallbackDepth);
+    assign count_m = fb_overflow ? FbCountW'(FallbackDepth) : total[FbCountW-1:0];
+
+    for (genvar e = 0; e < FallbackDepth; e++) begin : gen_entry
+      logic [NumPorts-1:0] sel;
+      for (genvar i = 0; i < NumPorts; i++) begin : gen_sel
+        assign sel[i] = push_fb_i[i] && (pos[i*FbCountW +: FbCountW] == FbCountW'(e));
+      end
+      always_comb begin
+        yx_m[e] = yx_q[e];
+        type_m[e*2 +: 2] = type_q[e*2 +: 2];
+        gid_m[e*GidW +: GidW] = gid_q[e*GidW +: GidW];
+        data_m[e*DataW +: DataW] = data_q[e*DataW +: DataW];
+        // A reduction message or batch created this cycle is younger than what waits.
+        after_up_m[e] = after_up_q[e] && !load_up;
+        after_rel_m[e] = after_rel_q[e] && !load_rel;
+        for (int i = 0; i < NumPorts; i++) begin
+          if (sel[i]) begin
+            yx_m[e] = fb_flit_i[i*FlitW + meshsync_pkg::RouteBit];
+            type_m[e*2 +: 2] = fb_flit_i[i*FlitW + meshsync_pkg::TypeLsb +: 2];
+            gid_m[e*GidW +: GidW] = fb_flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW];
+            data_m[e*DataW +: DataW] = fb_flit_i[i*FlitW + meshsync_pkg::DataLsb +: DataW];
+            after_up_m[e] = up_pend_q || (any_up && up_earlier[i]);
+            after_rel_m[e] = rel_busy_q || (any_rel && rel_earlier[i]);
           end
         end
       end

@@ -245,7 +245,7 @@ class Bench {
     pl.cs = chance(0.3);
     if (!pl.cs) {
       for (int slot = 0; slot < 4; ++slot) {
-        if (!chance(0.6)) continue;
+        if (!chance(0.6) || !ls_.mesh().has_neighbor(ls_.where(), port_at(slot + 1))) continue;
         const Route r = slot < 2 ? Route::XY : Route::YX;
         s.children.push_back(ChildLink{neighbour(slot + 1), r});
       }
@@ -276,7 +276,8 @@ class Bench {
       // A BTM child's slot is its direction at this router.
       for (const ChildLink& ch : pl.setup.children)
         for (int slot = 0; slot < 4; ++slot)
-          if (ch.node == neighbour(slot + 1)) pl.to_send.push_back(static_cast<std::uint8_t>(slot));
+          if (ls_.mesh().has_neighbor(ls_.where(), port_at(slot + 1)) && ch.node == neighbour(slot + 1))
+            pl.to_send.push_back(static_cast<std::uint8_t>(slot));
     }
     pl.to_send.push_back(kLocalSlot);
     pl.sent = 0;

@@ -22,7 +22,7 @@ BenchResult run(const std::string& config, BenchOptions opt) {
 
 TEST_CASE("lockstep: default router (BufferDepth 16 / 4 registers / trn 5 / trm 30)", "[lockstep]") {
   BenchOptions opt;
-  opt.cycles = 40000;
+  opt.cycles = 150000;
   opt.seed = 11;
   const BenchResult r = run("default", opt);
   CHECK(r.stats.epochs > 50);
@@ -32,7 +32,7 @@ TEST_CASE("lockstep: default router (BufferDepth 16 / 4 registers / trn 5 / trm 
 
 TEST_CASE("lockstep: small buffers / short delays / credits used at once", "[lockstep]") {
   BenchOptions opt;
-  opt.cycles = 30000;
+  opt.cycles = 100000;
   opt.seed = 12;
   opt.credit_delay = 0;
   opt.link_delay = 1;
@@ -44,21 +44,34 @@ TEST_CASE("lockstep: small buffers / short delays / credits used at once", "[loc
 
 TEST_CASE("lockstep: no barrier registers / trn 1 / corner router", "[lockstep]") {
   BenchOptions opt;
-  opt.cycles = 20000;
+  opt.cycles = 50000;
   opt.seed = 13;
-  opt.where = Coord{0, 7};  // a corner: some ports see no traffic
+  opt.where = Coord{0, 7};  // a corner router
   const BenchResult r = run("noregs", opt);
   CHECK(r.stats.programs_ok == 0);
 }
 
 TEST_CASE("lockstep: 16 registers / 16x16 mesh", "[lockstep]") {
   BenchOptions opt;
-  opt.cycles = 20000;
+  opt.cycles = 100000;
   opt.seed = 14;
   opt.players = 12;
   opt.where = Coord{9, 6};
   const BenchResult r = run("regs16", opt);
   CHECK(r.stats.epochs > 50);
+}
+
+TEST_CASE("lockstep: default router / heavy sync traffic / few groups", "[lockstep]") {
+  BenchOptions opt;
+  opt.cycles = 50000;
+  opt.seed = 15;
+  opt.players = 2;
+  opt.sync_rate = 0.08;
+  opt.worm_rate = 0.02;
+  opt.load = 0.9;
+  opt.where = Coord{7, 0};  // a corner
+  const BenchResult r = run("default", opt);
+  CHECK(r.stats.epochs > 10);
 }
 
 TEST_CASE("lockstep: the checker finds a broken output arbiter", "[lockstep][broken]") {
