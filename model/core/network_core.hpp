@@ -35,7 +35,6 @@ class NetworkProbe {
  public:
   virtual ~NetworkProbe() = default;
   virtual void on_output(NodeId node, int port, const Flit& f, std::uint64_t cycle) = 0;
-  virtual void on_barrier(NodeId node, int reg, std::uint64_t cycle) = 0;
   virtual void after_step(NodeId node, std::uint64_t cycle) = 0;
   // The node's visible state changes at `cycle` without the router running then (a
   // credit arriving, software writing a register): refresh it then.
@@ -108,9 +107,6 @@ class NetworkCore : private RouterLinks {
   // RouterLinks: the links between neighbours and to the network interfaces.
   void flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) override;
   void credit_out(NodeId from, int port, int vc, std::uint64_t cycle) override;
-  void barrier_event(NodeId from, int reg, std::uint64_t cycle) override {
-    if (probe_) probe_->on_barrier(from, reg, cycle);
-  }
   NodeId neighbor(NodeId n, int port) const { return neighbors_[n][static_cast<std::size_t>(port)]; }
 
   NetworkConfig cfg_;

@@ -78,7 +78,7 @@ void RouterCore::update_cs_path(const Flit& f) {
   }
 }
 
-void RouterCore::barrier_unit(const Flit& f, std::uint64_t cycle, RouterLinks& links) {
+void RouterCore::barrier_unit(const Flit& f) {
   if (f.stype == SyncType::Setup || f.stype == SyncType::Teardown) return;  // path end
   const int r = regs_.lookup(f.gid);
   if (r < 0 || !regs_.at(r).member()) {
@@ -100,7 +100,6 @@ void RouterCore::barrier_unit(const Flit& f, std::uint64_t cycle, RouterLinks& l
       ++pending_;
     }
   }
-  links.barrier_event(id_, r, cycle);
 }
 
 void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links) {
@@ -190,7 +189,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     consume &= ~(1u << i);
     const Flit f = in_[i][want_vc[i]].front().flit;
     pop_input(i, want_vc[i], c, links);
-    barrier_unit(f, c, links);
+    barrier_unit(f);
     moved = true;
   }
 

@@ -40,7 +40,6 @@ class RouterLinks {
   virtual void flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) = 0;
   // A flit popped from non-Local input `port`, VC `vc`, in `cycle`: its credit goes back.
   virtual void credit_out(NodeId from, int port, int vc, std::uint64_t cycle) = 0;
-  virtual void barrier_event(NodeId /*from*/, int /*reg*/, std::uint64_t /*cycle*/) {}
 };
 
 class RouterCore {
@@ -105,7 +104,7 @@ class RouterCore {
   };
 
   Port route_of(const Flit& f) const;
-  void barrier_unit(const Flit& f, std::uint64_t cycle, RouterLinks& links);
+  void barrier_unit(const Flit& f);
   void send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links);
   void update_cs_path(const Flit& f);
   static int queue_bit(int port, int vc) { return port * kVcs + vc; }

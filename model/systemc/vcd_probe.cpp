@@ -66,8 +66,6 @@ void VcdProbe::on_output(NodeId node, int port, const Flit& f, std::uint64_t cyc
   pulse_cycle_ = cycle;
 }
 
-void VcdProbe::on_barrier(NodeId, int, std::uint64_t) {}
-
 void VcdProbe::after_step(NodeId node, std::uint64_t cycle) { refresh(node, cycle); }
 
 void VcdProbe::touch(NodeId node, std::uint64_t cycle) { touched_.emplace(cycle, node); }

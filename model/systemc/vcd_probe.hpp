@@ -24,7 +24,6 @@ class VcdProbe : public NetworkProbe {
   ~VcdProbe() override;
 
   void on_output(NodeId node, int port, const Flit& f, std::uint64_t cycle) override;
-  void on_barrier(NodeId node, int reg, std::uint64_t cycle) override;
   void after_step(NodeId node, std::uint64_t cycle) override;
   void touch(NodeId node, std::uint64_t cycle) override;
   std::uint64_t next_cycle() const override;

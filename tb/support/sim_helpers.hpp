@@ -46,7 +46,6 @@ class LocalSyncProbe : public NetworkProbe {
   void on_output(NodeId node, int port, const Flit& f, std::uint64_t cycle) override {
     if (port == index(Port::Local) && f.sync) seen.push_back({node, f, cycle});
   }
-  void on_barrier(NodeId, int, std::uint64_t) override {}
   void after_step(NodeId, std::uint64_t) override {}
   void touch(NodeId, std::uint64_t) override {}
   std::uint64_t next_cycle() const override { return kNever; }
