@@ -16,6 +16,7 @@ class FlitFifo {
   bool full() const { return count_ == slots_.size(); }
   T& front() { return slots_[head_]; }
   const T& front() const { return slots_[head_]; }
+  T& at(std::size_t i) { return slots_[wrap(head_ + i)]; }
   const T& at(std::size_t i) const { return slots_[wrap(head_ + i)]; }
   // Wrapping by comparison, not %: the capacity is rarely a power of two, and a
   // division per flit per hop shows up in the simulator's profile.

@@ -43,6 +43,25 @@ void RouterCore::inject(const Flit& f, std::uint64_t cycle) {
 std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival) {
   Buffered b;
   b.flit = f;
+  const int i = index(in);
+  if (f.sync && in != Port::Local) {
+    // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
+    // upstream router calls us earlier, when it sends: registers may still change in
+    // between. The owner runs us in `arrival`, where step() classifies the flit.
+    b.out = kUnrouted;
+    b.ready = arrival;
+    unrouted_ = static_cast<std::uint16_t>(unrouted_ | (1u << queue_bit(i, f.vc())));
+  } else {
+    // Worms need no lookup; the injection channel runs inside step(arrival).
+    classify(b, arrival);
+  }
+  in_[i][f.vc()].push(b);
+  nonempty_ = static_cast<std::uint16_t>(nonempty_ | (1u << queue_bit(i, f.vc())));
+  return b.ready;
+}
+
+void RouterCore::classify(Buffered& b, std::uint64_t arrival) const {
+  const Flit& f = b.flit;
   std::uint32_t delay = timing_.trn;
   if (f.sync) {
     const int r = regs_.lookup(f.gid);
@@ -61,9 +80,24 @@ std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival)
     b.out = static_cast<std::int8_t>(index(route_of(f)));
   }
   b.ready = arrival + delay - 1;
-  in_[index(in)][f.vc()].push(b);
-  nonempty_ = static_cast<std::uint16_t>(nonempty_ | (1u << queue_bit(index(in), f.vc())));
-  return b.ready;
+}
+
+void RouterCore::classify_arrivals(std::uint64_t c) {
+  for (unsigned m = unrouted_; m; m &= m - 1) {
+    const int bit = __builtin_ctz(m);
+    auto& q = in_[bit / kVcs][bit % kVcs];
+    bool left = false;
+    for (std::size_t k = 0; k < q.size(); ++k) {
+      Buffered& b = q.at(k);
+      if (b.out != kUnrouted) continue;
+      if (b.ready > c) {
+        left = true;  // arrives later
+        continue;
+      }
+      classify(b, b.ready);
+    }
+    if (!left) unrouted_ = static_cast<std::uint16_t>(unrouted_ & ~(1u << bit));
+  }
 }
 
 void RouterCore::update_cs_path(const Flit& f) {
@@ -143,6 +177,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     ++credits_[cr.port][cr.vc];
     credit_returns_.pop();
   }
+  classify_arrivals(c);
   bool moved = false;
   // The injection channel carries one flit per cycle into the Local input buffer.
   if (!source_.empty() && source_.front().cycle <= c) {
@@ -276,7 +311,9 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
       s << me << " input " << port_name(port_at(i)) << " " << vc_name[v] << ": " << q.size()
         << " flit(s), head " << (b.flit.sync ? "sync" : "packet " + std::to_string(b.flit.packet))
         << " to " << where(b.flit.dest);
-      if (b.out == kConsume) {
+      if (b.out == kUnrouted) {
+        s << " arriving in cycle " << b.ready;
+      } else if (b.out == kConsume) {
         s << " for the barrier unit";
       } else {
         s << " waiting for output " << port_name(port_at(b.out)) << " (credits "

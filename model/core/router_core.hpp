@@ -84,10 +84,11 @@ class RouterCore {
 
  private:
   static constexpr std::int8_t kConsume = -1;  // the barrier unit takes the flit
+  static constexpr std::int8_t kUnrouted = -2;  // a sync flit before its CAM lookup
   struct Buffered {
     Flit flit;
-    std::uint64_t ready = 0;  // first cycle it may leave the buffer
-    std::int8_t out = 0;      // output port index, or kConsume
+    std::uint64_t ready = 0;  // first cycle it may leave the buffer (kUnrouted: arrival)
+    std::int8_t out = 0;      // output port index, kConsume, or kUnrouted
   };
   struct CreditReturn {
     std::uint64_t cycle = 0;
@@ -104,6 +105,10 @@ class RouterCore {
   };
 
   Port route_of(const Flit& f) const;
+  // Route and router delay of a flit arriving in `arrival`, from the registers as they
+  // are at the start of that cycle.
+  void classify(Buffered& b, std::uint64_t arrival) const;
+  void classify_arrivals(std::uint64_t cycle);
   void barrier_unit(const Flit& f);
   void send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links);
   void update_cs_path(const Flit& f);
@@ -129,6 +134,7 @@ class RouterCore {
   std::vector<std::vector<Pending>> outbox_;  // per barrier register
   std::uint32_t pending_ = 0;                 // messages in all outboxes
   std::uint16_t nonempty_ = 0;                // bit port*kVcs+vc: that input VC holds flits
+  std::uint16_t unrouted_ = 0;                // same bits: that input VC holds kUnrouted flits
 };
 
 }  // namespace meshsync
