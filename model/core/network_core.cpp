@@ -25,26 +25,70 @@ NetworkCore::NetworkCore(const NetworkConfig& cfg) : cfg_(cfg) {
           m.has_neighbor(r.coord(), p) ? m.id(step(r.coord(), p)) : r.id();
 }
 
+void NetworkCore::set_external(ExternalRouters* ext) {
+  external_ = ext;
+  ext_.assign(routers_.size(), nullptr);
+  in_due_.assign(routers_.size(), 0);
+  for (const auto& r : routers_) ext_[r.id()] = ext->at(r.id());
+}
+
+void NetworkCore::schedule_external(NodeId n, std::uint64_t cycle) {
+  // A signal-level router may be due in the cycle the cores just ran (an input that takes
+  // effect next cycle): it joins that cycle's external pass.
+  if (started_ && cycle <= last_cycle_) {
+    if (!external_open_) cycle = last_cycle_ + 1;
+    else {
+      if (!in_due_[n]) {
+        in_due_[n] = 1;
+        external_due_.push_back(n);
+      }
+      return;
+    }
+  }
+  schedule(n, cycle);
+}
+
 void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
+  if (ExternalRouter* x = ext(node)) {
+    schedule_external(node, x->inject(f, cycle));
+    return;
+  }
   routers_[node].inject(f, cycle);
   // Inside run_cycle(c) (a traffic source emitting) the router may still run in cycle c.
   const std::uint64_t earliest = !started_ ? 0 : in_cycle_ ? last_cycle_ : last_cycle_ + 1;
   schedule(node, std::max(cycle, earliest));
 }
 
-bool NetworkCore::program_register(NodeId n, const BarrierRegisterSetup& s) {
-  if (s.children.size() > cfg_.router.max_children) return false;
+void NetworkCore::program_register(NodeId n, const BarrierRegisterSetup& s, std::uint64_t cycle) {
+  if (ExternalRouter* x = ext(n)) {
+    schedule_external(n, x->program_register(s, cycle));
+    return;
+  }
+  if (reg_ok_.empty()) reg_ok_.assign(routers_.size(), 0);
+  reg_ok_[n] = 0;
+  if (s.children.size() > cfg_.router.max_children) return;
   BarrierRegisterFile& regs = routers_[n].registers();
   const int r = regs.find_or_allocate(s.gid);
-  if (r < 0) return false;
+  if (r < 0) return;
   regs.at(r).program(s);
-  return true;
+  reg_ok_[n] = 1;
 }
 
-void NetworkCore::free_register(NodeId n, std::uint8_t gid) {
+void NetworkCore::free_register(NodeId n, std::uint8_t gid, std::uint64_t cycle) {
+  if (ExternalRouter* x = ext(n)) {
+    schedule_external(n, x->free_register(gid, cycle));
+    return;
+  }
+  if (reg_ok_.empty()) reg_ok_.assign(routers_.size(), 0);
   BarrierRegisterFile& regs = routers_[n].registers();
   const int r = regs.lookup(gid);
-  if (r >= 0 && regs.at(r).member()) regs.at(r).unprogram();
+  reg_ok_[n] = r >= 0 && regs.at(r).member();
+  if (reg_ok_[n]) regs.at(r).unprogram();
+}
+
+bool NetworkCore::register_ok(NodeId n) const {
+  if (const ExternalRouter* x = ext(n)) return x->register_ok();
+  return !reg_ok_.empty() && reg_ok_[n];
 }
 
 void NetworkCore::schedule(NodeId n, std::uint64_t cycle) {
@@ -66,15 +110,21 @@ void NetworkCore::flit_out(NodeId from, int port, const Flit& f, std::uint64_t c
   if (f.sync) ++counters_.sync_hops;
   else ++counters_.worm_flit_hops;
   const NodeId to = neighbor(from, port);
-  const std::uint64_t ready =
-      routers_[to].receive(opposite(port_at(port)), f, cycle + 1 + cfg_.timing.tp);
-  schedule(to, ready);
+  const Port in = opposite(port_at(port));
+  const std::uint64_t arrival = cycle + 1 + cfg_.timing.tp;
+  if (ExternalRouter* x = ext(to)) schedule_external(to, x->receive(in, f, arrival));
+  else schedule(to, routers_[to].receive(in, f, arrival));
 }
 
 void NetworkCore::credit_out(NodeId from, int port, int vc, std::uint64_t cycle) {
   const NodeId up = neighbor(from, port);
   const std::uint64_t due = cycle + 1 + cfg_.timing.tp;
-  routers_[up].return_credit(opposite(port_at(port)), vc, due);
+  const Port out = opposite(port_at(port));
+  if (ExternalRouter* x = ext(up)) {
+    schedule_external(up, x->return_credit(out, vc, due));
+    return;
+  }
+  routers_[up].return_credit(out, vc, due);
   if (probe_) probe_->touch(up, due);
 }
 
@@ -97,6 +147,7 @@ std::uint64_t NetworkCore::next_event_cycle() const {
       }
     if (next == kNever && !far_.empty()) next = far_.top().cycle;
   }
+  if (!external_due_.empty()) next = std::min(next, last_cycle_);
   if (traffic_) next = std::min(next, traffic_->next_cycle());
   if (probe_) next = std::min(next, probe_->next_cycle());
   return next;
@@ -109,6 +160,7 @@ void NetworkCore::run_cycle(std::uint64_t c) {
   started_ = true;
   last_cycle_ = c;
   in_cycle_ = true;
+  external_open_ = external_ != nullptr;
   if (probe_) probe_->begin_cycle(c);
   if (traffic_ && traffic_->next_cycle() <= c) traffic_->emit(c, *this);
   // Wake-ups left in cycles before c (a caller that skipped ahead) run now.
@@ -131,6 +183,13 @@ void NetworkCore::run_cycle(std::uint64_t c) {
     if (r.scheduled_at > c) continue;
     r.scheduled_at = kNever;
     --pending_wakes_;
+    if (!ext_.empty() && ext_[n]) {
+      if (!in_due_[n]) {
+        in_due_[n] = 1;
+        external_due_.push_back(n);
+      }
+      continue;
+    }
     progress |= r.step(c, *this);
     ++router_steps_;
     if (probe_) probe_->after_step(n, c);
@@ -140,23 +199,42 @@ void NetworkCore::run_cycle(std::uint64_t c) {
   in_cycle_ = false;
   if (progress) {
     last_progress_ = c;
-  } else if (pending_wakes_ > 0 && c - last_progress_ > cfg_.deadlock_cycles) {
+  } else if ((pending_wakes_ > 0 || !external_due_.empty()) && c - last_progress_ > cfg_.deadlock_cycles) {
     throw DeadlockError("deadlock: no flit moved for " + std::to_string(c - last_progress_) +
                         " cycles (cycle " + std::to_string(c) + ")\n" + stuck_report());
   }
+}
+
+void NetworkCore::run_external(std::uint64_t c) {
+  external_open_ = false;
+  if (external_due_.empty()) return;
+  std::vector<NodeId> due;
+  std::swap(due, external_due_);
+  const bool progress = external_->step(c, due, *this);
+  router_steps_ += due.size();
+  for (const NodeId n : due) {
+    in_due_[n] = 0;
+    const std::uint64_t next = ext_[n]->next_wake(c);
+    if (next != kNever) schedule(n, next);
+  }
+  if (progress) last_progress_ = c;
 }
 
 std::uint64_t NetworkCore::run_until_idle(std::uint64_t limit) {
   for (;;) {
     const std::uint64_t next = next_event_cycle();
     if (next == kNever || next > limit) return last_cycle_;
-    run_cycle(next);
+    if (!ran(next)) run_cycle(next);
+    run_external(next);
   }
 }
 
 std::string NetworkCore::stuck_report(std::size_t max_lines) const {
   std::vector<std::string> lines;
-  for (const auto& r : routers_) r.describe_stuck(lines, cfg_.mesh);
+  for (const auto& r : routers_) {
+    if (const ExternalRouter* x = ext(r.id())) x->describe_stuck(lines);
+    else r.describe_stuck(lines, cfg_.mesh);
+  }
   std::string s;
   for (std::size_t i = 0; i < lines.size() && i < max_lines; ++i) s += "  " + lines[i] + "\n";
   if (lines.size() > max_lines)

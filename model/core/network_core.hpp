@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "external_router.hpp"
 #include "router_core.hpp"
 
 namespace meshsync {
@@ -68,24 +69,38 @@ class NetworkCore : private RouterLinks {
   void set_sink(NetworkSink* s) { sink_ = s; }
   void set_traffic(TrafficSource* t) { traffic_ = t; }
   void set_probe(NetworkProbe* p) { probe_ = p; }
+  // Puts the routers that `ext` has (ext->at(n) != nullptr) in place of the cores there;
+  // before the first cycle.
+  void set_external(ExternalRouters* ext);
+  bool is_external(NodeId n) const { return !ext_.empty() && ext_[n] != nullptr; }
 
-  // Software writing node's barrier register through its NI: false when no register is
+  // Software writing node's barrier register through its NI in `cycle`, after the
+  // routers' step of that cycle: the write acts at the edge that ends it. register_ok()
+  // tells, from the next cycle on, whether it took: a program fails when no register is
   // free or the member has more children than a register holds (the NI then keeps the
   // register in node memory). Freeing leaves an entry that CS paths still cross.
-  bool program_register(NodeId n, const BarrierRegisterSetup& s);
-  void free_register(NodeId n, std::uint8_t gid);
+  void program_register(NodeId n, const BarrierRegisterSetup& s, std::uint64_t cycle);
+  void free_register(NodeId n, std::uint8_t gid, std::uint64_t cycle);
+  bool register_ok(NodeId n) const;
 
   // Hand a flit to node's injection channel; it enters the router at `cycle` or later.
   void inject(NodeId node, const Flit& f, std::uint64_t cycle);
 
   // The earliest cycle that has work, or kNever.
   std::uint64_t next_event_cycle() const;
-  // Runs every router that has work in cycle c. Cycles must be given in increasing order.
+  // Runs every core that has work in cycle c. Cycles must be given in increasing order.
   void run_cycle(std::uint64_t c);
+  // Then the external routers due in that cycle, once the software's actions of the
+  // cycle are in (MeshSystem runs this half a cycle later).
+  bool external_due() const { return !external_due_.empty(); }
+  void run_external(std::uint64_t c);
+  bool has_external() const { return external_ != nullptr; }
+  // Cycle c has been run (its cores stepped).
+  bool ran(std::uint64_t c) const { return started_ && last_cycle_ >= c; }
   // Without SystemC: run until nothing is left or `limit` is reached; returns the last
   // cycle processed.
   std::uint64_t run_until_idle(std::uint64_t limit = kNever);
-  bool idle() const { return pending_wakes_ == 0; }
+  bool idle() const { return pending_wakes_ == 0 && external_due_.empty(); }
   std::uint64_t last_cycle() const { return last_cycle_; }
 
   LinkCounters& counters() { return counters_; }
@@ -108,6 +123,8 @@ class NetworkCore : private RouterLinks {
   void flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) override;
   void credit_out(NodeId from, int port, int vc, std::uint64_t cycle) override;
   NodeId neighbor(NodeId n, int port) const { return neighbors_[n][static_cast<std::size_t>(port)]; }
+  ExternalRouter* ext(NodeId n) const { return ext_.empty() ? nullptr : ext_[n]; }
+  void schedule_external(NodeId n, std::uint64_t cycle);
 
   NetworkConfig cfg_;
   std::vector<Coord> coords_;
@@ -124,6 +141,12 @@ class NetworkCore : private RouterLinks {
   NetworkSink* sink_ = nullptr;
   TrafficSource* traffic_ = nullptr;
   NetworkProbe* probe_ = nullptr;
+  ExternalRouters* external_ = nullptr;
+  std::vector<ExternalRouter*> ext_;      // per node; empty without external routers
+  std::vector<NodeId> external_due_;      // external routers to step in last_cycle_
+  std::vector<std::uint8_t> in_due_;      // per node: listed in external_due_
+  bool external_open_ = false;            // last_cycle_'s external pass has not run yet
+  std::vector<std::uint8_t> reg_ok_;      // per node: outcome of the last register write
   LinkCounters counters_;
   std::uint64_t last_cycle_ = 0;
   bool started_ = false;

@@ -1,7 +1,6 @@
 #include "router_core.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <sstream>
 
 
@@ -31,14 +30,7 @@ Port RouterCore::route_of(const Flit& f) const {
   return next_port(coord_, coords_[f.dest], f.route);
 }
 
-void RouterCore::inject(const Flit& f, std::uint64_t cycle) {
-  // The injection channel serves flits in order of the cycle they are due, each source
-  // in its own order: a message still in its start-up must not hold up a packet that is
-  // due earlier. Flits of one worm share their cycle, so a worm is never split.
-  auto pos = source_.end();
-  while (pos != source_.begin() && std::prev(pos)->cycle > cycle) --pos;
-  source_.insert(pos, {f, cycle});
-}
+void RouterCore::inject(const Flit& f, std::uint64_t cycle) { source_.push(f, cycle); }
 
 std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival) {
   Buffered b;
@@ -180,11 +172,11 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
   classify_arrivals(c);
   bool moved = false;
   // The injection channel carries one flit per cycle into the Local input buffer.
-  if (!source_.empty() && source_.front().cycle <= c) {
-    const Flit& f = source_.front().flit;
+  if (!source_.empty() && source_.front_cycle() <= c) {
+    const Flit& f = source_.front();
     if (!in_[index(Port::Local)][f.vc()].full()) {
       receive(Port::Local, f, c);
-      source_.pop_front();
+      source_.pop();
       moved = true;
     }
   }
@@ -283,7 +275,7 @@ std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
     if (r <= c) return c + 1;
     next = std::min(next, r);
   }
-  if (!source_.empty()) next = std::min(next, std::max(c + 1, source_.front().cycle));
+  if (!source_.empty()) next = std::min(next, std::max(c + 1, source_.front_cycle()));
   return next;
 }
 

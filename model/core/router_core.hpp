@@ -6,7 +6,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "config.hpp"
 #include "flit.hpp"
 #include "flit_fifo.hpp"
+#include "injection_channel.hpp"
 
 namespace meshsync {
 
@@ -99,10 +99,6 @@ class RouterCore {
     Flit flit;
     std::int8_t out;
   };
-  struct SourceEntry {
-    Flit flit;
-    std::uint64_t cycle;
-  };
 
   Port route_of(const Flit& f) const;
   // Route and router delay of a flit arriving in `arrival`, from the registers as they
@@ -129,7 +125,7 @@ class RouterCore {
   std::array<std::uint16_t, kPorts> out_rr_{};    // next requester to favour, per output
   // Credits in flight back to us: never more than the downstream buffers hold.
   FlitFifo<CreditReturn> credit_returns_;
-  std::deque<SourceEntry> source_;
+  InjectionChannel source_;
   BarrierRegisterFile regs_;
   std::vector<std::vector<Pending>> outbox_;  // per barrier register
   std::uint32_t pending_ = 0;                 // messages in all outboxes

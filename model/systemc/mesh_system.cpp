@@ -26,6 +26,42 @@ std::uint64_t MeshSystem::now_cycle() const {
   return static_cast<std::uint64_t>(sc_core::sc_time_stamp() / cycle_time());
 }
 
+sc_time MeshSystem::until(std::uint64_t cycle) {
+  return cycle_time() * static_cast<double>(cycle) - sc_core::sc_time_stamp();
+}
+
+void MeshSystem::await_cycle_end() {
+  const std::uint64_t now = now_cycle();
+  while (!core_.ran(now) && core_.next_event_cycle() <= now) sc_core::wait(cycle_done_);
+}
+
+template <typename Write>
+bool MeshSystem::register_write(NodeId node, Write write) {
+  if (register_ports_.empty()) register_ports_.resize(static_cast<std::size_t>(mesh().nodes()));
+  auto& port = register_ports_[node];
+  if (!port) port = std::make_unique<RegisterPort>();
+  while (port->busy) sc_core::wait(port->free);
+  port->busy = true;
+  await_cycle_end();
+  const std::uint64_t now = now_cycle();
+  write(now);
+  touch(node);
+  wake_.notify(sc_core::SC_ZERO_TIME);
+  sc_core::wait(until(now + 1));
+  const bool ok = core_.register_ok(node);
+  port->busy = false;
+  port->free.notify(sc_core::SC_ZERO_TIME);
+  return ok;
+}
+
+bool MeshSystem::program_register(NodeId node, const BarrierRegisterSetup& s) {
+  return register_write(node, [&](std::uint64_t c) { core_.program_register(node, s, c); });
+}
+
+bool MeshSystem::free_register(NodeId node, std::uint8_t gid) {
+  return register_write(node, [&](std::uint64_t c) { core_.free_register(node, gid, c); });
+}
+
 void MeshSystem::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
   core_.inject(node, f, cycle);
   wake_.notify(sc_core::SC_ZERO_TIME);
@@ -50,6 +86,11 @@ void MeshSystem::wait_idle() {
 void MeshSystem::clock_thread() {
   try {
     for (;;) {
+      // Cycle boundaries only: software acts there too, and idleness is announced there.
+      if (sc_core::sc_time_stamp() != cycle_time() * static_cast<double>(now_cycle())) {
+        sc_core::wait(until(now_cycle() + 1));
+        continue;
+      }
       const std::uint64_t now = now_cycle();
       const std::uint64_t next = core_.next_event_cycle();
       if (next == kNever) {
@@ -58,12 +99,23 @@ void MeshSystem::clock_thread() {
         continue;
       }
       if (next > now) {
-        sc_core::wait(cycle_time() * static_cast<double>(next - now), wake_);
+        sc_core::wait(until(next), wake_);
         continue;
       }
-      core_.run_cycle(now);
-      // Whatever the network did, the next cycle starts one period later.
-      sc_core::wait(cycle_time());
+      if (!core_.ran(now)) {
+        core_.run_cycle(now);
+        cycle_done_.notify();  // software waiting to act at the end of this cycle
+      }
+      if (core_.has_external()) {
+        // RTL routers evaluate the cycle half a period later, once every software action
+        // of the cycle (register writes, injections) is in.
+        sc_core::wait(cycle_time() / 2);
+        core_.run_external(now);
+        sc_core::wait(until(now + 1));
+      } else {
+        // Whatever the network did, the next cycle starts one period later.
+        sc_core::wait(cycle_time());
+      }
     }
   } catch (const std::exception& e) {
     error_ = e.what();

@@ -31,6 +31,18 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   NetworkInterface& ni(NodeId n) { return *nis_[n]; }
 
   std::uint64_t now_cycle() const;
+  // The wait from now to the start of `cycle` (software acts on cycle boundaries only;
+  // RTL routers evaluate between them).
+  static sc_core::sc_time until(std::uint64_t cycle);
+  // For an SC_THREAD about to act on the network in the current cycle: returns once the
+  // routers have run this cycle, so that the action takes effect at its end, as a
+  // register write does in hardware.
+  void await_cycle_end();
+  // The software's register port (NetworkCore::program_register) for an SC_THREAD: one
+  // write per node and cycle, acting at the end of the cycle; returns in the next cycle
+  // with the outcome (false: no free register, too many children, nothing to free).
+  bool program_register(NodeId node, const BarrierRegisterSetup& s);
+  bool free_register(NodeId node, std::uint8_t gid);
   // Hand a flit to node's injection channel at `cycle` (>= now) and wake the clock.
   void inject(NodeId node, const Flit& f, std::uint64_t cycle);
   Scoreboard& scoreboard() { return board_; }
@@ -49,6 +61,8 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
 
  private:
   void clock_thread();
+  template <typename Write>
+  bool register_write(NodeId node, Write write);
   void on_eject(NodeId node, const Flit& f, std::uint64_t cycle) override;
 
   NetworkCore core_;
@@ -57,6 +71,12 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   TrafficGenerator* traffic_ = nullptr;
   sc_core::sc_event wake_;
   sc_core::sc_event idle_;
+  sc_core::sc_event cycle_done_;
+  struct RegisterPort {  // a node's register port, held from a write to its outcome
+    bool busy = false;
+    sc_core::sc_event free;
+  };
+  std::vector<std::unique_ptr<RegisterPort>> register_ports_;
   std::string error_;
 };
 

@@ -55,7 +55,7 @@ void NetworkInterface::do_send(NiSend& cmd) {
   system_.scoreboard().expect(id, node_, cmd.dest, length, now);
   for (const Flit& f : make_worm(id, node_, cmd.dest, length, now, cmd.words)) inject(f, start);
   // The caller is busy for the start-up; the head enters the router as it returns.
-  sc_core::wait(MeshSystem::cycle_time() * static_cast<double>(start - now));
+  sc_core::wait(MeshSystem::until(start));
 }
 
 template <typename Queue, typename CycleOf>
@@ -66,7 +66,7 @@ void NetworkInterface::wait_until_due(const Queue& due, sc_core::sc_event& annou
     if (due.empty()) {
       sc_core::wait(announced);
     } else if (cycle_of(due.front()) > now) {
-      sc_core::wait(MeshSystem::cycle_time() * static_cast<double>(cycle_of(due.front()) - now));
+      sc_core::wait(MeshSystem::until(cycle_of(due.front())));
     } else {
       return;
     }
@@ -83,19 +83,17 @@ void NetworkInterface::do_receive(NiReceive& cmd) {
 
 void NetworkInterface::do_program(NiProgram& cmd) {
   const std::uint8_t gid = cmd.setup.gid;
-  cmd.in_hardware = system_.core().program_register(node_, cmd.setup);
+  cmd.in_hardware = system_.program_register(node_, cmd.setup);
   if (cmd.in_hardware) {
     if (!cmd.setup.parent) hardware_roots_.insert(gid);
   } else {
     soft_[gid].program(cmd.setup);
   }
-  system_.touch(node_);
   waits_[gid];
 }
 
 void NetworkInterface::do_free(NiGroup& cmd) {
-  system_.core().free_register(node_, cmd.gid);
-  system_.touch(node_);
+  system_.free_register(node_, cmd.gid);
   soft_.erase(cmd.gid);
   hardware_roots_.erase(cmd.gid);
   waits_.erase(cmd.gid);
@@ -104,8 +102,9 @@ void NetworkInterface::do_free(NiGroup& cmd) {
 void NetworkInterface::do_cs_path(const NiCsPath& cmd, SyncType type) {
   // A message like any other: the caller pays the start-up.
   const std::uint64_t ts = system_.config().timing.ts;
-  inject(make_sync(type, cmd.gid, node_, cmd.parent, Route::XY, kNoSlot), system_.now_cycle() + ts);
-  sc_core::wait(MeshSystem::cycle_time() * static_cast<double>(ts));
+  const std::uint64_t start = system_.now_cycle() + ts;
+  inject(make_sync(type, cmd.gid, node_, cmd.parent, Route::XY, kNoSlot), start);
+  sc_core::wait(MeshSystem::until(start));
 }
 
 void NetworkInterface::do_barrier(NiGroup& cmd) {
@@ -172,8 +171,7 @@ void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
     if (f.tail) {
       inbox_.push_back(NiReceive{a.src, std::move(a.words), cycle});
       assembling_.erase(f.packet);
-      const std::uint64_t now = system_.now_cycle();
-      inbox_event_.notify(MeshSystem::cycle_time() * static_cast<double>(cycle - now));
+      inbox_event_.notify(MeshSystem::until(cycle));
     }
     return;
   }
