@@ -65,13 +65,7 @@ void NetworkCore::program_register(NodeId n, const BarrierRegisterSetup& s, std:
     return;
   }
   if (reg_ok_.empty()) reg_ok_.assign(routers_.size(), 0);
-  reg_ok_[n] = 0;
-  if (s.children.size() > cfg_.router.max_children) return;
-  BarrierRegisterFile& regs = routers_[n].registers();
-  const int r = regs.find_or_allocate(s.gid);
-  if (r < 0) return;
-  regs.at(r).program(s);
-  reg_ok_[n] = 1;
+  reg_ok_[n] = routers_[n].program_register(s);
 }
 
 void NetworkCore::free_register(NodeId n, std::uint8_t gid, std::uint64_t cycle) {
@@ -80,10 +74,7 @@ void NetworkCore::free_register(NodeId n, std::uint8_t gid, std::uint64_t cycle)
     return;
   }
   if (reg_ok_.empty()) reg_ok_.assign(routers_.size(), 0);
-  BarrierRegisterFile& regs = routers_[n].registers();
-  const int r = regs.lookup(gid);
-  reg_ok_[n] = r >= 0 && regs.at(r).member();
-  if (reg_ok_[n]) regs.at(r).unprogram();
+  reg_ok_[n] = routers_[n].free_register(gid);
 }
 
 bool NetworkCore::register_ok(NodeId n) const {
@@ -148,7 +139,11 @@ std::uint64_t NetworkCore::next_event_cycle() const {
     if (next == kNever && !far_.empty()) next = far_.top().cycle;
   }
   if (!external_due_.empty()) next = std::min(next, last_cycle_);
-  if (traffic_) next = std::min(next, traffic_->next_cycle());
+  if (traffic_) {
+    // The NI knows a packet a cycle before it may enter the router (see run_cycle).
+    const std::uint64_t t = traffic_->next_cycle();
+    if (t != kNever) next = std::min(next, t > 0 ? t - 1 : 0);
+  }
   if (probe_) next = std::min(next, probe_->next_cycle());
   return next;
 }
@@ -162,7 +157,9 @@ void NetworkCore::run_cycle(std::uint64_t c) {
   in_cycle_ = true;
   external_open_ = external_ != nullptr;
   if (probe_) probe_->begin_cycle(c);
-  if (traffic_ && traffic_->next_cycle() <= c) traffic_->emit(c, *this);
+  // Packets of the next cycle are handed over now: an RTL router must see a flit on its
+  // Local input in the cycle before it enters the buffer, as the core takes it then.
+  if (traffic_ && traffic_->next_cycle() <= c + 1) traffic_->emit(c + 1, *this);
   // Wake-ups left in cycles before c (a caller that skipped ahead) run now.
   for (std::uint64_t k = base_; k < c && k <= base_ + horizon_mask_; ++k) {
     auto& late = buckets_[k & horizon_mask_];

@@ -11,6 +11,7 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
       coord_(where),
       coords_(coords),
       timing_(cfg.timing),
+      max_children_(cfg.router.max_children),
       regs_(cfg.router.barrier_registers),
       outbox_(cfg.router.barrier_registers) {
   for (int p = 0; p < kPorts; ++p) {
@@ -28,6 +29,21 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
 
 Port RouterCore::route_of(const Flit& f) const {
   return next_port(coord_, coords_[f.dest], f.route);
+}
+
+bool RouterCore::program_register(const BarrierRegisterSetup& s) {
+  if (s.children.size() > max_children_) return false;
+  const int r = regs_.find_or_allocate(s.gid);
+  if (r < 0) return false;
+  regs_.at(r).program(s);
+  return true;
+}
+
+bool RouterCore::free_register(std::uint8_t gid) {
+  const int r = regs_.lookup(gid);
+  if (r < 0 || !regs_.at(r).member()) return false;
+  regs_.at(r).unprogram();
+  return true;
 }
 
 void RouterCore::inject(const Flit& f, std::uint64_t cycle) { source_.push(f, cycle); }

@@ -51,6 +51,11 @@ class RouterCore {
   Coord coord() const { return coord_; }
   BarrierRegisterFile& registers() { return regs_; }
   const BarrierRegisterFile& registers() const { return regs_; }
+  // The software's register port: program finds the group's entry or a free one (false
+  // when none is free or `s` has more children than a register holds); free unprograms
+  // the group's member entry (false when there is none).
+  bool program_register(const BarrierRegisterSetup& s);
+  bool free_register(std::uint8_t gid);
 
   // The network interface's injection channel: flits enter the Local input no earlier
   // than `cycle`, one per cycle, in order.
@@ -118,6 +123,7 @@ class RouterCore {
   Coord coord_;
   const Coord* coords_;
   Timing timing_;
+  std::uint32_t max_children_;
   std::array<std::array<FlitFifo<Buffered>, kVcs>, kPorts> in_;
   std::array<std::array<std::uint32_t, kVcs>, kPorts> credits_{};
   std::array<std::int8_t, kPorts> worm_owner_{};  // input holding each output's worm VC

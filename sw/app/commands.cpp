@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "../../model/systemc/vcd_probe.hpp"
+#ifdef MESHSYNC_HAVE_COSIM
+#include "../../model/cosim/rtl_mesh.hpp"
+#endif
 #include "../collective/member_spec.hpp"
 #include "../runtime/machine.hpp"
 
@@ -45,6 +48,59 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 json timing_json(const Timing& t) {
   return json{{"ts", t.ts}, {"tp", t.tp}, {"trn", t.trn}, {"trm", t.trm}};
+}
+
+}  // namespace
+
+namespace {
+
+// RTL routers in place of the cores (--rtl, --lockstep, --trace); null when none asked.
+struct Cosim {
+#ifdef MESHSYNC_HAVE_COSIM
+  std::unique_ptr<rtl::RtlMesh> mesh;
+#endif
+  std::size_t rtl = 0, lockstep = 0;
+  std::string config;
+};
+
+Cosim attach_rtl(Machine& m, const NetworkOptions& o, const NetworkConfig& cfg, std::uint64_t seed) {
+  Cosim c;
+  if (o.rtl.empty() && o.lockstep.empty()) {
+    if (!o.trace.empty()) throw ConfigError("--trace needs RTL routers: add --rtl or --lockstep");
+    return c;
+  }
+#ifdef MESHSYNC_HAVE_COSIM
+  rtl::CosimOptions opt;
+  if (!o.rtl.empty()) opt.rtl = parse_members(o.rtl, cfg.mesh, seed);
+  if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, cfg.mesh, seed);
+  if (!o.trace.empty()) {
+    const std::string& t = o.trace;
+    if (t.size() < 5 || t.compare(t.size() - 4, 4, ".fst") != 0)
+      throw ConfigError("--trace writes FST (the Verilated routers are built with --trace-fst): name "
+                        "the file *.fst, got '" + t + "'; fst2vcd converts it to VCD");
+    opt.trace = t;
+  }
+  c.mesh = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
+  c.rtl = c.mesh->sites();
+  c.lockstep = opt.lockstep.size();
+  c.config = c.mesh->params().name;
+  return c;
+#else
+  (void)m;
+  (void)cfg;
+  (void)seed;
+  throw ConfigError("this meshsync was built without RTL co-simulation (Verilator not found)");
+#endif
+}
+
+json cosim_json(const Cosim& c) {
+  return json{{"routers", c.rtl}, {"lockstep", c.lockstep}, {"config", c.config}};
+}
+
+void print_cosim(const Cosim& c) {
+  if (c.rtl == 0) return;
+  fmt::print("RTL routers: {} (configuration {}), {} in lockstep with the model: no difference\n",
+             c.rtl, c.config, c.lockstep);
 }
 
 }  // namespace
@@ -147,6 +203,7 @@ int run_barrier(const BarrierOptions& o) {
   Machine& machine = *new Machine(cfg);  // never destroyed, see above
   std::optional<VcdProbe> vcd;
   if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
+  const Cosim cosim = attach_rtl(machine, o.net, cfg, o.seed);
 
   std::vector<std::vector<BarrierRun>> runs(schemes.size());
   machine.spawn("driver", [&] {
@@ -177,6 +234,7 @@ int run_barrier(const BarrierOptions& o) {
     j["timing"] = timing_json(cfg.timing);
     j["seed"] = o.seed;
     j["repeat"] = o.repeat;
+    if (cosim.rtl) j["rtl"] = cosim_json(cosim);
     j["wall_seconds"] = wall;
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -198,6 +256,7 @@ int run_barrier(const BarrierOptions& o) {
   if (schemes.size() == 2)
     fmt::print("{} over {}: {:.2f}x faster (mean simulated latency)\n", scheme_name(schemes[0]),
                scheme_name(schemes[1]), speedup);
+  print_cosim(cosim);
   fmt::print("wall time {:.3f} s\n", wall);
   return 0;
 }
@@ -275,7 +334,9 @@ int run_traffic(const TrafficOptions& o) {
   Machine& machine = *new Machine(cfg);  // never destroyed, see above
   std::optional<VcdProbe> vcd;
   if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
-  TrafficGenerator gen(p, cfg.mesh, 0);
+  const Cosim cosim = attach_rtl(machine, o.net, cfg, o.seed);
+  // From cycle 1: the NI hands a packet over a cycle before it enters (NetworkCore::run_cycle).
+  TrafficGenerator gen(p, cfg.mesh, 1);
   machine.mesh().attach_traffic(&gen);
   const auto sim0 = std::chrono::steady_clock::now();
   machine.run();
@@ -310,6 +371,7 @@ int run_traffic(const TrafficOptions& o) {
            {"timing", timing_json(cfg.timing)},
            {"seed", p.seed},
            {"wall_seconds", wall}};
+    if (cosim.rtl) j["rtl"] = cosim_json(cosim);
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -321,6 +383,7 @@ int run_traffic(const TrafficOptions& o) {
   fmt::print("  hops      avg {:.3f}\n", r.hops_avg);
   fmt::print("  simulated {} cycles, {:.3g} router-cycles/s, wall {:.3f} s\n", cycles,
              router_cycles / sim_wall, wall);
+  print_cosim(cosim);
   return 0;
 }
 

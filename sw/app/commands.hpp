@@ -16,6 +16,9 @@ struct NetworkOptions {
   std::int64_t ts = 1000, tp = 5, trn = 5, trm = 30;
   std::int64_t buffer_depth = 16, sync_buffer_depth = 4, registers = 4, max_children = 8;
   std::int64_t deadlock_cycles = 100000;
+  // RTL co-simulation (docs/rtl.md): positions "all" | "x,y;x,y;..." | "random:N".
+  std::string rtl, lockstep;
+  std::string trace;  // FST of the Verilated routers
   NetworkConfig resolve() const;  // throws ConfigError
 };
 

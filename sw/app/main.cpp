@@ -30,6 +30,10 @@ void add_network_options(CLI::App* app, NetworkOptions& n) {
   app->add_option("--deadlock-cycles", n.deadlock_cycles,
                   "report a deadlock after this many cycles without progress")
       ->capture_default_str();
+  app->add_option("--rtl", n.rtl, "Verilated RTL routers at: all | x,y;x,y;... | random:N");
+  app->add_option("--lockstep", n.lockstep,
+                  "RTL routers checked every cycle against the model core at: all | x,y;... | random:N");
+  app->add_option("--trace", n.trace, "FST waveform of the RTL routers' signals (FILE.fst)");
 }
 
 const CLI::Validator kNotNegative(

@@ -1,0 +1,344 @@
+#include "rtl_mesh.hpp"
+
+#include <algorithm>
+#include <array>
+#include <deque>
+#include <optional>
+#include <sstream>
+
+#include "lockstep_check.hpp"
+#include "model/core/injection_channel.hpp"
+#include "model/systemc/mesh_system.hpp"
+
+namespace meshsync::rtl {
+
+namespace {
+const char* const kPortName[kPorts] = {"Local", "+X", "-X", "+Y", "-Y"};
+
+std::string where(const MeshShape& m, NodeId n) {
+  const Coord c = m.coord(n);
+  return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+}
+}  // namespace
+
+// One RTL router in the mesh. Inputs wait here until the cycle before they take effect.
+// The router's flits carry only hardware bits, so the site mirrors what each input
+// buffer holds: a credit the router returns names the input that popped, and a flit
+// leaving is matched to it to recover the model's packet fields (docs/rtl.md).
+class RtlSite final : public ExternalRouter {
+ public:
+  RtlSite(NodeId id, NetworkCore& net, std::unique_ptr<ScRouter> router, bool lockstep)
+      : id_(id), net_(net), mesh_(net.mesh()), router_(std::move(router)),
+        shadow_(lockstep ? &net.router(id) : nullptr) {}
+
+  ScRouter& router() { return *router_; }
+  NodeId id() const { return id_; }
+
+  std::uint64_t inject(const Flit& f, std::uint64_t cycle) override {
+    local_.push(f, cycle);
+    return cycle > 0 ? cycle - 1 : 0;
+  }
+  std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival) override {
+    auto pos = flits_.end();
+    while (pos != flits_.begin() && std::prev(pos)->cycle > arrival - 1) --pos;
+    flits_.insert(pos, {arrival - 1, index(in), f});
+    return arrival - 1;
+  }
+  std::uint64_t return_credit(Port out, int vc, std::uint64_t cycle) override {
+    auto pos = credits_.end();
+    while (pos != credits_.begin() && std::prev(pos)->cycle > cycle - 1) --pos;
+    credits_.insert(pos, {cycle - 1, index(out), vc});
+    return cycle - 1;
+  }
+  std::uint64_t program_register(const BarrierRegisterSetup& s, std::uint64_t cycle) override {
+    reg_ = RegWrite{cycle, RegOp::Program, s, s.gid};
+    return cycle;
+  }
+  std::uint64_t free_register(std::uint8_t gid, std::uint64_t cycle) override {
+    reg_ = RegWrite{cycle, RegOp::Free, {}, gid};
+    return cycle;
+  }
+  bool register_ok() const override { return reg_ok_; }
+
+  std::uint64_t next_wake(std::uint64_t c) const override {
+    if (busy_) return c + 1;
+    std::uint64_t next = kNever;
+    if (!flits_.empty()) next = std::min(next, flits_.front().cycle);
+    if (!credits_.empty()) next = std::min(next, credits_.front().cycle);
+    if (!local_.empty()) next = std::min(next, std::max(c + 1, local_.front_cycle() - 1));
+    if (reg_) next = std::min(next, reg_->cycle);
+    return std::max(next, c + 1);
+  }
+  bool idle() const override {
+    return rtl_idle_ && flits_.empty() && credits_.empty() && local_.empty() && !reg_;
+  }
+  void describe_stuck(std::vector<std::string>& out) const override {
+    const std::string me = "RTL router " + where(mesh_, id_);
+    for (int p = 0; p < kPorts; ++p)
+      for (int v = 0; v < kVcs; ++v)
+        if (!inside_[p][v].empty())
+          out.push_back(me + " input " + kPortName[p] + " VC " + std::to_string(v) + ": " +
+                        std::to_string(inside_[p][v].size()) + " flit(s), head " +
+                        describe_flit(encode_flit(inside_[p][v].front(), mesh_)));
+    if (!rtl_idle_ && out.empty()) out.push_back(me + ": not idle (messages in its barrier unit)");
+    if (!local_.empty()) out.push_back(me + ": " + std::to_string(local_.size()) + " flit(s) waiting at the NI");
+  }
+
+  // Phase 1 of cycle c: the core's cycle (lockstep), then the inputs of the cycle.
+  void begin(std::uint64_t c) {
+    if (shadow_) model_ = step_core(*shadow_, c);
+    in_ = RtlInputs{};
+    arriving_ = {};
+    presented_ = false;
+    while (!flits_.empty() && flits_.front().cycle <= c) {
+      const PendingFlit& a = flits_.front();
+      if (a.cycle < c || in_.in_valid[a.port])
+        throw std::logic_error("co-simulation: an input missed its cycle at " + where(mesh_, id_));
+      in_.in_valid[a.port] = true;
+      in_.in_vc[a.port] = static_cast<std::uint8_t>(a.flit.vc());
+      in_.in_flit[a.port] = encode_flit(a.flit, mesh_);
+      arriving_[a.port] = a.flit;
+      flits_.pop_front();
+      presented_ = true;
+    }
+    while (!credits_.empty() && credits_.front().cycle <= c) {
+      const PendingCredit& k = credits_.front();
+      in_.credit_in[k.port][k.vc] = true;
+      credits_.pop_front();
+      presented_ = true;
+    }
+    op_ = RegOp::None;
+    if (reg_ && reg_->cycle <= c) {
+      op_ = reg_->op;
+      if (op_ == RegOp::Program) set_program(in_, reg_->setup, mesh_, router_->params().max_children);
+      else {
+        in_.reg_op = RegOp::Free;
+        in_.reg_gid = reg_->gid;
+      }
+      op_write_ = *reg_;
+      reg_.reset();
+      presented_ = true;
+    }
+    router_->present(in_);
+  }
+
+  // Phase 2: the NI's next flit goes in when the router says it fits (local_ready).
+  bool offer_local(std::uint64_t c) {
+    if (local_.empty() || local_.front_cycle() > c + 1) return false;
+    const Flit& f = local_.front();
+    if (!router_->outputs().local_ready[f.vc()]) return false;
+    in_.in_valid[0] = true;
+    in_.in_vc[0] = static_cast<std::uint8_t>(f.vc());
+    in_.in_flit[0] = encode_flit(f, mesh_);
+    arriving_[0] = f;
+    local_.pop();
+    presented_ = true;
+    router_->present(in_);
+    return true;
+  }
+
+  // Phase 3: compare (lockstep), deliver the outputs, take the inputs into the mirror.
+  bool finish(std::uint64_t c, RouterLinks& links) {
+    const RtlOutputs out = router_->outputs();
+    if (shadow_) check(c, out);
+    else if (out.error)
+      throw LockstepError("RTL router " + where(mesh_, id_) + " raised error_o in cycle " + std::to_string(c));
+    if (op_ != RegOp::None) reg_ok_ = out.reg_ok;
+
+    bool moved = false;
+    std::array<std::optional<Flit>, kPorts> popped;
+    for (int p = 1; p < kPorts; ++p)
+      for (int v = 0; v < kVcs; ++v) {
+        if (!out.credit_out[p][v]) continue;
+        auto& q = inside_[p][v];
+        if (q.empty() || popped[p])
+          throw LockstepError("RTL router " + where(mesh_, id_) + " returned a credit for input " +
+                              kPortName[p] + " VC " + std::to_string(v) + " it did not hold, cycle " +
+                              std::to_string(c));
+        popped[p] = q.front();
+        q.pop_front();
+        links.credit_out(id_, p, v, c);
+        moved = true;
+      }
+    for (int o = 0; o < kPorts; ++o) {
+      if (!out.out_valid[o]) continue;
+      links.flit_out(id_, o, match(o, out, popped, c), c);
+      moved = true;
+    }
+    for (int p = 0; p < kPorts; ++p) {
+      if (!arriving_[p]) continue;
+      const Flit& f = *arriving_[p];
+      // Local sync messages for this router are consumed or handed back to the NI; the
+      // ones that leave again are rebuilt from their bits, like barrier-unit messages.
+      if (p != 0 || !f.sync || f.dest != id_) inside_[p][f.vc()].push_back(f);
+      if (shadow_) shadow_->receive(port_at(p), f, c + 1);
+    }
+    if (shadow_)
+      for (int p = 0; p < kPorts; ++p)
+        for (int v = 0; v < kVcs; ++v)
+          if (in_.credit_in[p][v]) shadow_->return_credit(port_at(p), v, c + 1);
+    rtl_idle_ = out.idle;
+    busy_ = !out.idle || presented_;
+    return moved;
+  }
+
+ private:
+  struct PendingFlit {
+    std::uint64_t cycle;  // presented in this cycle, in the buffer from the next
+    int port;
+    Flit flit;
+  };
+  struct PendingCredit {
+    std::uint64_t cycle;
+    int port;
+    int vc;
+  };
+  struct RegWrite {
+    std::uint64_t cycle;
+    RegOp op;
+    BarrierRegisterSetup setup;
+    std::uint8_t gid;
+  };
+
+  void check(std::uint64_t c, const RtlOutputs& out) {
+    bool ok = false;
+    if (op_ == RegOp::Program) ok = shadow_->program_register(op_write_.setup);
+    else if (op_ == RegOp::Free) ok = shadow_->free_register(op_write_.gid);
+    const ModelPorts ports = model_ports(*shadow_, op_, ok, net_.config());
+    const std::string diff = compare_cycle(model_, ports, out, mesh_);
+    if (!diff.empty())
+      throw LockstepError("lockstep: cycle " + std::to_string(c) + " router " + where(mesh_, id_) +
+                          " " + diff);
+  }
+
+  Flit match(int o, const RtlOutputs& out, std::array<std::optional<Flit>, kPorts>& popped,
+             std::uint64_t c) {
+    const std::uint32_t bits = out.out_flit[o];
+    const int vc = out.out_vc[o] % kVcs;
+    const bool head = bits >> 31, tail = (bits >> 30) & 1u;
+    // Body flits carry no address: they follow their head's input (the worm VC lock).
+    std::optional<int> from;
+    if (vc == kWormVc && !head) {
+      from = worm_from_[o];
+    } else {
+      for (int p = 1; p < kPorts && !from; ++p)
+        if (popped[p] && popped[p]->vc() == vc && encode_flit(*popped[p], mesh_) == bits) from = p;
+      if (!from && !inside_[0][vc].empty() && encode_flit(inside_[0][vc].front(), mesh_) == bits) from = 0;
+    }
+    std::optional<Flit> f;
+    if (from && *from > 0 && popped[*from]) {
+      f = popped[*from];
+      popped[*from].reset();
+    } else if (from && *from == 0 && !inside_[0][vc].empty()) {
+      f = inside_[0][vc].front();
+      inside_[0][vc].pop_front();
+    } else if (is_sync_head(bits)) {
+      return decode_sync(bits, mesh_, id_);  // made by the barrier unit
+    }
+    if (!f || encode_flit(*f, mesh_) != bits)
+      throw LockstepError("RTL router " + where(mesh_, id_) + " sent " + describe_flit(bits) +
+                          " on port " + kPortName[o] + " in cycle " + std::to_string(c) +
+                          ", a flit no input holds");
+    if (vc == kWormVc) worm_from_[o] = tail ? -1 : *from;
+    return *f;
+  }
+
+  NodeId id_;
+  NetworkCore& net_;
+  const MeshShape& mesh_;
+  std::unique_ptr<ScRouter> router_;
+  RouterCore* shadow_;
+  std::deque<PendingFlit> flits_;
+  std::deque<PendingCredit> credits_;
+  InjectionChannel local_;
+  std::optional<RegWrite> reg_;
+  RegWrite op_write_{};
+  RegOp op_ = RegOp::None;
+  bool reg_ok_ = false;
+  std::array<std::array<std::deque<Flit>, kVcs>, kPorts> inside_;
+  std::array<int, kPorts> worm_from_{-1, -1, -1, -1, -1};  // input holding each output's worm
+  RtlInputs in_;
+  std::array<std::optional<Flit>, kPorts> arriving_;
+  bool presented_ = false;
+  bool busy_ = false;
+  bool rtl_idle_ = true;
+  ModelCycle model_;
+};
+
+RtlMesh::RtlMesh(sc_core::sc_module_name name, NetworkCore& net, const CosimOptions& opt)
+    : sc_core::sc_module(name), net_(net), build_(&find_rtl_build(net.config(), opt.config)),
+      trace_path_(opt.trace) {
+  const MeshShape& m = net.mesh();
+  std::vector<int> kind(static_cast<std::size_t>(m.nodes()), 0);  // 1 RTL, 2 lockstep
+  for (NodeId n : opt.rtl) kind[n] = std::max(kind[n], 1);
+  for (NodeId n : opt.lockstep) kind[n] = 2;
+  if (!trace_path_.empty()) Verilated::traceEverOn(true);
+  by_node_.assign(kind.size(), nullptr);
+  for (int n = 0; n < m.nodes(); ++n) {
+    if (!kind[n]) continue;
+    const Coord c = m.coord(static_cast<NodeId>(n));
+    const std::string inst = "r_" + std::to_string(c.x) + "_" + std::to_string(c.y);
+    sites_.push_back(std::make_unique<RtlSite>(static_cast<NodeId>(n), net, build_->make(inst.c_str()),
+                                               kind[n] == 2));
+    by_node_[n] = sites_.back().get();
+  }
+  SC_HAS_PROCESS(RtlMesh);
+  SC_THREAD(reset_thread);
+  net.set_external(this);
+}
+
+RtlMesh::~RtlMesh() {
+  if (trace_) trace_->close();
+}
+
+ExternalRouter* RtlMesh::at(NodeId n) { return by_node_[n]; }
+
+void RtlMesh::settle() {
+  // Signals written now are seen by the Verilated processes in the next delta cycle and
+  // their outputs in the one after.
+  sc_core::wait(sc_core::SC_ZERO_TIME);
+  sc_core::wait(sc_core::SC_ZERO_TIME);
+}
+
+void RtlMesh::reset_thread() {
+  for (auto& s : sites_) {
+    const Coord c = net_.mesh().coord(s->id());
+    s->router().set_position(c.x, c.y);
+    s->router().set_reset(true);
+    s->router().present(RtlInputs{});
+  }
+  settle();
+  for (int edge = 0; edge < 2; ++edge) {
+    for (auto& s : sites_) s->router().set_clock(true);
+    settle();
+    for (auto& s : sites_) s->router().set_clock(false);
+    settle();
+  }
+  for (auto& s : sites_) s->router().set_reset(false);
+  settle();
+}
+
+void RtlMesh::start_of_simulation() {
+  if (trace_path_.empty()) return;
+  trace_ = std::make_unique<VerilatedFstSc>();
+  for (auto& s : sites_) s->router().trace(trace_.get());
+  trace_->open(trace_path_.c_str());
+}
+
+bool RtlMesh::step(std::uint64_t c, const std::vector<NodeId>& due, RouterLinks& links) {
+  for (NodeId n : due) by_node_[n]->begin(c);
+  settle();
+  bool again = false;
+  for (NodeId n : due) again |= by_node_[n]->offer_local(c);
+  if (again) settle();
+  bool moved = false;
+  for (NodeId n : due) moved |= by_node_[n]->finish(c, links);
+  compared_ += due.size();
+  // The clock edge a quarter cycle later, so that waveforms show the cycle's values
+  // before it.
+  sc_core::wait(MeshSystem::cycle_time() / 4);
+  for (NodeId n : due) by_node_[n]->router().set_clock(true);
+  return moved;
+}
+
+}  // namespace meshsync::rtl

@@ -1,0 +1,77 @@
+// The ports of the RTL router (rtl/meshsync_router.sv, docs/rtl.md "Ports and timing") as
+// plain values: what a bench presents in one cycle and what the router shows in it.
+// Shared by the mesh co-simulation (Verilator --sc) and the single-router RTL tests.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "model/core/barrier_register.hpp"
+#include "model/core/flit.hpp"
+#include "model/core/geometry.hpp"
+
+namespace meshsync::rtl {
+
+// Parameters a Verilated configuration was built with (they are Verilog parameters, so
+// fixed when the model is built; CMake lists the configurations).
+struct RtlParams {
+  std::string name;
+  int mesh_w = 8;  // largest mesh side the coordinates can hold
+  int mesh_h = 8;
+  int buffer_depth = 16;
+  int sync_buffer_depth = 4;
+  int num_regs = 4;
+  int max_children = 8;
+  int trn = 5;
+  int trm = 30;
+};
+
+enum class RegOp : std::uint8_t { None = 0, Program = 1, Free = 2 };
+
+// What the bench presents in one cycle: everything here is taken at the next clock edge.
+struct RtlInputs {
+  std::array<bool, kPorts> in_valid{};
+  std::array<std::uint8_t, kPorts> in_vc{};
+  std::array<std::uint32_t, kPorts> in_flit{};
+  std::array<std::array<bool, kVcs>, kPorts> credit_in{};
+  RegOp reg_op = RegOp::None;
+  std::uint8_t reg_gid = 0;
+  bool reg_parent_valid = false;
+  int reg_parent_x = 0;
+  int reg_parent_y = 0;
+  bool reg_route = false;
+  std::uint8_t reg_slot = 0;
+  bool reg_transit = false;
+  int reg_num_children = 0;
+  std::array<int, 64> reg_child_x{};
+  std::array<int, 64> reg_child_y{};
+  std::array<bool, 64> reg_child_route{};
+};
+
+// What the router shows in the current cycle (combinational outputs).
+struct RtlOutputs {
+  std::array<bool, kPorts> out_valid{};
+  std::array<std::uint8_t, kPorts> out_vc{};
+  std::array<std::uint32_t, kPorts> out_flit{};
+  std::array<std::array<bool, kVcs>, kPorts> credit_out{};
+  std::array<bool, kVcs> local_ready{};
+  bool reg_ok = false;
+  bool error = false;
+  bool idle = false;
+};
+
+// The 32-bit hardware flit (docs/microarchitecture.md) of a model flit.
+std::uint32_t encode_flit(const Flit& f, const MeshShape& mesh);
+// A sync message from its hardware bits; the model-only fields say it was made at `self`
+// (the barrier unit builds its messages there).
+Flit decode_sync(std::uint32_t bits, const MeshShape& mesh, NodeId self);
+bool is_sync_head(std::uint32_t bits);
+// "sync release gid 3 data 0 dest (2,5) R=YX" and the like.
+std::string describe_flit(std::uint32_t bits);
+
+// The register port inputs for programming `s` (children beyond `max_children` make the
+// count say "too many").
+void set_program(RtlInputs& in, const BarrierRegisterSetup& s, const MeshShape& mesh, int max_children);
+
+}  // namespace meshsync::rtl
