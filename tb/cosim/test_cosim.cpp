@@ -1,0 +1,192 @@
+// The RTL router in the mesh (Verilator --sc): lockstep of every router of a 4x4 mesh
+// under random unicast traffic and concurrent barriers, an all-RTL 8x8 mesh giving the
+// model's latencies, and a broken RTL copy that lockstep must catch.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <random>
+
+#include "Vrouter_sc_broken.h"
+#include "model/core/traffic.hpp"
+#include "model/cosim/rtl_mesh.hpp"
+#include "support/sim_helpers.hpp"
+#include "sw/runtime/communicator.hpp"
+
+using namespace meshsync;
+using namespace meshsync::test;
+
+namespace {
+
+std::vector<NodeId> every_node(const MeshShape& m) {
+  std::vector<NodeId> v;
+  for (int n = 0; n < m.nodes(); ++n) v.push_back(static_cast<NodeId>(n));
+  return v;
+}
+
+struct MixedRun {
+  std::uint64_t cycles = 0;
+  std::uint64_t router_cycles = 0;  // RTL router cycles evaluated and compared
+  std::uint64_t packets = 0;
+  std::uint64_t barriers = 0;
+};
+
+// Random unicast traffic plus `groups` communicators (BTM and CS) each running barriers
+// at random times for as long as the traffic runs, every router in lockstep.
+MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const std::string& config,
+                   std::uint64_t seed) {
+  NetworkConfig cfg = make_config(mesh);
+  cfg.timing = Timing{40, 2, 5, 30};
+  Machine m(cfg);
+  rtl::CosimOptions opt;
+  opt.lockstep = every_node(mesh);
+  opt.config = config;
+  rtl::RtlMesh rtl("rtl", m.mesh().core(), opt);
+  TrafficParams p;
+  p.rate = 0.04;
+  p.flits = 4;
+  p.warmup = 0;
+  p.cycles = traffic_cycles;
+  p.seed = seed;
+  TrafficGenerator gen(p, mesh, 1);
+  m.mesh().attach_traffic(&gen);
+
+  std::mt19937_64 rng(seed);
+  std::vector<Communicator> comms;
+  for (int g = 0; g < 3; ++g) {
+    std::vector<NodeId> members;
+    for (NodeId n : every_node(mesh))
+      if (rng() % 2 == 0 || n == 5) members.push_back(n);
+    comms.push_back(m.groups().create(mesh, members, g == 2 ? BarrierScheme::CS : BarrierScheme::BTM));
+  }
+  MixedRun out;
+  for (const Communicator& c : comms)
+    for (const TreeNode& t : c.members()) {
+      m.spawn("", [&, c, node = t.node] {
+        Node& me = m.node(node);
+        join(me, c);
+        std::mt19937 r(static_cast<unsigned>(seed * 7919 + node * 31 + c.gid));
+        // Every member runs the same number of epochs, arriving at random times.
+        for (std::uint64_t e = 0; e < traffic_cycles / 400; ++e) {
+          wait_cycles(r() % 200);
+          barrier(me, c);
+          ++out.barriers;
+        }
+        leave(me, c);
+      });
+    }
+  m.run();
+  REQUIRE(gen.finished());
+  REQUIRE(gen.scoreboard().errors().empty());
+  out.cycles = m.now();
+  out.router_cycles = rtl.cycles_compared();
+  out.packets = gen.result().packets_delivered;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cosim: every router of a 4x4 mesh in lockstep for 100,000 cycles of traffic and barriers",
+          "[cosim][lockstep]") {
+  const MixedRun r = run_mixed(MeshShape{4, 4}, 100000, "", 1);
+  INFO("cycles " << r.cycles << ", router-cycles compared " << r.router_cycles << ", packets "
+                 << r.packets << ", barriers " << r.barriers);
+  CHECK(r.cycles >= 100000);
+  CHECK(r.packets > 10000);
+  CHECK(r.barriers > 3 * 250);
+  // A router is evaluated and compared in every cycle where it holds a flit or receives
+  // an input; cycles where both the core and the RTL are idle are skipped.
+  CHECK(r.router_cycles > 16 * r.cycles / 3);
+}
+
+TEST_CASE("cosim: an 8x8 mesh of RTL routers gives the model's barrier latencies", "[cosim]") {
+  const MeshShape mesh{8, 8};
+  for (BarrierScheme scheme : {BarrierScheme::BTM, BarrierScheme::CS}) {
+    std::uint64_t latency[2] = {0, 0};
+    for (int with_rtl = 0; with_rtl < 2; ++with_rtl) {
+      Machine m(make_config(mesh));
+      std::unique_ptr<rtl::RtlMesh> rtl;
+      if (with_rtl) {
+        rtl::CosimOptions opt;
+        opt.rtl = every_node(mesh);
+        rtl = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
+      }
+      run_driver(m, [&] {
+        Communicator c = m.groups().create(mesh, every_node(mesh), scheme);
+        latency[with_rtl] = measure_barrier(m, c).latency_cycles;
+      });
+    }
+    INFO("scheme " << scheme_name(scheme));
+    CHECK(latency[0] == (scheme == BarrierScheme::BTM ? 2460u : 2620u));
+    CHECK(latency[1] == latency[0]);
+  }
+}
+
+TEST_CASE("cosim: an 8x8 mesh of RTL routers gives the model's traffic latencies", "[cosim]") {
+  const MeshShape mesh{8, 8};
+  TrafficResult res[2];
+  for (int with_rtl = 0; with_rtl < 2; ++with_rtl) {
+    Machine m(make_config(mesh));
+    std::unique_ptr<rtl::RtlMesh> rtl;
+    if (with_rtl) {
+      rtl::CosimOptions opt;
+      opt.rtl = every_node(mesh);
+      rtl = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
+    }
+    TrafficParams p;
+    p.rate = 0.1;
+    p.flits = 4;
+    p.warmup = 200;
+    p.cycles = 2000;
+    TrafficGenerator gen(p, mesh, 1);
+    m.mesh().attach_traffic(&gen);
+    m.run();
+    REQUIRE(gen.finished());
+    res[with_rtl] = gen.result();
+  }
+  CHECK(res[0].packets_measured > 1000);
+  CHECK(res[1].packets_measured == res[0].packets_measured);
+  CHECK(res[1].latency_avg == res[0].latency_avg);
+  CHECK(res[1].latency_p99 == res[0].latency_p99);
+  CHECK(res[1].latency_max == res[0].latency_max);
+  CHECK(res[1].flits_delivered == res[0].flits_delivered);
+}
+
+TEST_CASE("cosim: lockstep stops at the first difference of a broken RTL copy", "[cosim][lockstep]") {
+  // tb/rtl/broken: an output arbiter that skips input -X after granting +X.
+  static const bool added = [] {
+    rtl::RtlParams p = rtl::rtl_builds().front().params;
+    p.name = "broken";
+    rtl::add_rtl_build({p, [p](const char* n) -> std::unique_ptr<rtl::ScRouter> {
+                          return std::make_unique<rtl::VerilatedScRouter<Vrouter_sc_broken>>(n, p);
+                        }});
+    return true;
+  }();
+  REQUIRE(added);
+  try {
+    run_mixed(MeshShape{4, 4}, 20000, "broken", 2);
+    FAIL("lockstep did not notice the broken arbiter");
+  } catch (const SimulationError& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.rfind("lockstep: cycle ", 0) == 0);
+    CHECK(what.find("router (") != std::string::npos);
+    CHECK(what.find("expected") != std::string::npos);
+    CHECK(what.find("actual") != std::string::npos);
+  }
+}
+
+TEST_CASE("cosim: a run whose parameters no RTL build has is refused with one line", "[cosim]") {
+  NetworkConfig cfg = make_config(MeshShape{4, 4});
+  cfg.timing.trm = 31;
+  Machine m(cfg);
+  rtl::CosimOptions opt;
+  opt.rtl = {0};
+  try {
+    rtl::RtlMesh rtl("rtl", m.mesh().core(), opt);
+    FAIL("accepted");
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("trm 31") != std::string::npos);
+    CHECK(what.find('\n') == std::string::npos);
+  }
+}
