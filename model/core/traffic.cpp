@@ -93,6 +93,7 @@ void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
 
 void TrafficGenerator::on_eject(NodeId node, const Flit& f, std::uint64_t cycle) {
   if (cycle >= window_begin_ && cycle < window_end_) ++window_flits_;
+  last_delivery_ = std::max(last_delivery_, cycle);
   if (!board_.deliver(node, f)) return;
   if (f.created < window_begin_ || f.created >= window_end_) return;  // not measured
   const std::uint64_t latency = cycle - f.created;
@@ -113,6 +114,7 @@ TrafficResult TrafficGenerator::result() const {
   r.flits_delivered = board_.delivered_flits();
   const double node_cycles = static_cast<double>(mesh_.nodes()) * static_cast<double>(p_.cycles);
   r.accepted = static_cast<double>(window_flits_) / node_cycles;
+  r.last_delivery = last_delivery_;
   r.offered = static_cast<double>(created_in_window_flits_) / node_cycles;
   if (latencies_ > 0) {
     r.latency_avg = latency_sum_ / static_cast<double>(latencies_);

@@ -39,6 +39,7 @@ struct TrafficResult {
   std::uint64_t packets_measured = 0;
   std::uint64_t packets_delivered = 0;
   std::uint64_t flits_delivered = 0;
+  std::uint64_t last_delivery = 0;  // cycle the last flit reached its NI
 };
 
 // Creates packets (a TrafficSource) and checks and measures them (a NetworkSink that the
@@ -78,6 +79,7 @@ class TrafficGenerator : public TrafficSource {
   std::uint64_t measured_created_ = 0;
   std::uint64_t measured_hops_ = 0;
   std::uint64_t window_flits_ = 0;
+  std::uint64_t last_delivery_ = 0;
   std::uint64_t created_in_window_flits_ = 0;
 };
 

@@ -347,7 +347,9 @@ int run_traffic(const TrafficOptions& o) {
   if (!gen.scoreboard().errors().empty())
     throw SimulationError("scoreboard: " + gen.scoreboard().errors().front());
   const TrafficResult r = gen.result();
-  const std::uint64_t cycles = machine.now();
+  // The network is done when the last flit arrives (RTL routers may still be returning
+  // credits for a few cycles after that).
+  const std::uint64_t cycles = r.last_delivery;
   const double router_cycles = static_cast<double>(cycles) * cfg.mesh.nodes();
   const double wall = seconds_since(wall0);
   if (o.json) {

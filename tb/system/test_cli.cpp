@@ -367,3 +367,55 @@ TEST_CASE("cli: traffic --json is deterministic for a seed", "[cli][json][determ
   CHECK(a.at("packets_measured").get<std::uint64_t>() > 100);
   CHECK(a.at("flits_delivered") == 2 * a.at("packets_delivered").get<std::uint64_t>());
 }
+
+#ifdef MESHSYNC_BIN_HAS_RTL
+TEST_CASE("cli: --rtl and --lockstep give the model's results; bad RTL options are one line",
+          "[cli][rtl]") {
+  const std::vector<std::string> base = {"barrier", "--mesh", "4x4", "--scheme", "btm,cs", "--json"};
+  auto latencies = [](const json& j) {
+    std::vector<std::uint64_t> v;
+    for (const auto& s : j.at("schemes")) v.push_back(s.at("latency_cycles").get<std::uint64_t>());
+    return v;
+  };
+  const json model = run_json(base);
+  auto rtl_args = base;
+  rtl_args.insert(rtl_args.end(), {"--rtl", "0,0;1,2;3,3", "--lockstep", "2,2"});
+  const json mixed = run_json(rtl_args);
+  CHECK(latencies(mixed) == latencies(model));
+  CHECK(mixed.at("rtl").at("routers") == 4);
+  CHECK(mixed.at("rtl").at("lockstep") == 1);
+  auto traffic = [](const std::vector<std::string>& extra) {
+    std::vector<std::string> a = {"traffic", "--mesh", "4x4", "--rate", "0.1", "--flits", "3",
+                                  "--cycles", "1000", "--warmup", "100", "--json"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    json j = run_json(a);
+    for (const char* k : {"wall_seconds", "router_cycles_per_second", "rtl"}) j.erase(k);
+    return j;
+  };
+  CHECK(traffic({"--lockstep", "all"}) == traffic({}));
+
+  expect_one_error_line({"barrier", "--mesh", "4x4", "--rtl", "4,0"});
+  expect_one_error_line({"barrier", "--mesh", "4x4", "--lockstep", "1;2"});
+  expect_one_error_line({"barrier", "--mesh", "4x4", "--rtl", "all", "--trm", "31"});
+  expect_one_error_line({"barrier", "--mesh", "4x4", "--rtl", "all", "--trace", "w.vcd"});
+  expect_one_error_line({"traffic", "--mesh", "4x4", "--trace", "w.fst"});
+}
+
+TEST_CASE("cli: --trace writes the RTL routers' signals as FST with hierarchical names",
+          "[cli][rtl][waveform]") {
+  const fs::path fst = scratch_dir() / "routers.fst";
+  const Result r = run({"barrier", "--mesh", "3x3", "--rtl", "1,1;2,1", "--trace", fst.string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(fs::exists(fst));
+  // fst2vcd comes with GTKWave (scripts/setup installs it).
+  const fs::path vcd = scratch_dir() / "routers.vcd";
+  REQUIRE(std::system(("fst2vcd " + quote(fst.string()) + " >" + quote(vcd.string()) + " 2>/dev/null").c_str()) == 0);
+  const std::string text = slurp(vcd);
+  CHECK_THAT(text, Catch::Contains("$scope module rtl.r_1_1 $end"));
+  CHECK_THAT(text, Catch::Contains("$scope module rtl.r_2_1 $end"));
+  CHECK_THAT(text, !Catch::Contains("rtl.r_0_0"));
+  CHECK_THAT(text, Catch::Contains(" out_valid_o "));
+  CHECK_THAT(text, Catch::Contains(" idle_o "));
+}
+#endif
