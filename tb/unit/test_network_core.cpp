@@ -410,3 +410,29 @@ TEST_CASE("core: sync messages pass a blocked worm network", "[core][deadlock][s
     }
   CHECK(sync_seen);
 }
+
+TEST_CASE("core: a sync message is looked up in the CAM in its arrival cycle, not when it was sent",
+          "[core][sync][cam]") {
+  // Node 1 joins the message's CS path while the message is on the link towards it: the
+  // lookup happens when it arrives (docs/microarchitecture.md), so node 1 processes it
+  // (trm) instead of forwarding it (trn).
+  const MeshShape mesh{3, 1};
+  const Timing t{1000, 5, 1, 10};
+  for (const bool join_in_flight : {false, true}) {
+    NetworkCore net(config(mesh, t));
+    RecordingSink sink;
+    net.set_sink(&sink);
+    net.inject(0, make_sync(SyncType::Arrive, 7, 0, 2, Route::XY, kNoSlot), 0);
+    net.run_until_idle(3);  // sent in cycle 0, in node 1's buffer from cycle 6
+    if (join_in_flight) {
+      BarrierRegisterFile& regs = net.router(1).registers();
+      const int r = regs.find_or_allocate(7);
+      REQUIRE(r >= 0);
+      regs.at(r).open_transit(7);
+    }
+    net.run_until_idle();
+    REQUIRE(sink.out.size() == 1);
+    CHECK(sink.out[0].node == 2);
+    CHECK(sink.out[0].cycle == 2u * t.tp + t.trn + (join_in_flight ? t.trm : t.trn) + t.trm);
+  }
+}
