@@ -55,6 +55,9 @@ module meshsync_barrier_outbox #(
   output logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0] offer_vc_o,
   // The offer won its output port this cycle.
   input  logic [meshsync_pkg::NumPorts-1:0]            grant_i,
+  // Nothing waits: no reduction message, no distribution batch, no fallback message
+  // (state at the start of the cycle; the router's idle output).
+  output logic                                         idle_o,
   // A message created while one of its kind is still waiting (outside the protocol).
   output logic                                         error_o
 );
@@ -186,6 +189,7 @@ module meshsync_barrier_outbox #(
 
   // Fallback messages (register 0): the head entry's fields and order bits.
   logic fb_valid, fb_head_yx, fb_head_after_up, fb_head_after_rel, fb_overflow, fb_pop;
+  logic fb_busy_q;  // a fallback message waits (start of the cycle)
   logic [1:0] fb_head_type;
   logic [GidW-1:0] fb_head_gid;
   logic [DataW-1:0] fb_head_data;
@@ -243,6 +247,7 @@ module meshsync_barrier_outbox #(
     end
 
     assign fb_valid = count_m != '0;
+    assign fb_busy_q = count_q != '0;
     assign fb_head_yx = yx_m[0];
     assign fb_head_type = type_m[1:0];
     assign fb_head_gid = gid_m[GidW-1:0];
@@ -291,6 +296,7 @@ module meshsync_barrier_outbox #(
     end
   end else begin : gen_no_fallback
     assign fb_valid = 1'b0;
+    assign fb_busy_q = 1'b0;
     assign fb_head_yx = 1'b0;
     assign fb_head_type = '0;
     assign fb_head_gid = '0;
@@ -509,6 +515,7 @@ module meshsync_barrier_outbox #(
     rel_yx_q <= rel_yx_m;
   end
 
+  assign idle_o = !up_pend_q && !rel_busy_q && !fb_busy_q;
   assign error_o = dup_push || (any_up && up_pend_q) || (any_rel && rel_busy_q) || fb_overflow;
 
   // Fallback messages keep only their sync fields; the rest of the flit is the address of

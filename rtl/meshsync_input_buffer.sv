@@ -24,6 +24,8 @@ module meshsync_input_buffer #(
   output logic [FlitW-1:0]               head_flit_o,
   output logic [meshsync_pkg::PortW-1:0] head_out_o,
   output logic                           full_o,
+  // Nothing buffered (the router's idle output).
+  output logic                           empty_o,
   // A write into a full buffer that does not pop: the upstream ignored flow control.
   output logic                           overflow_o
 );
@@ -41,13 +43,14 @@ module meshsync_input_buffer #(
   logic write;
 
   assign full_o = count_q == DepthCount;
+  assign empty_o = count_q == '0;
   assign overflow_o = push_i && full_o && !pop_i;
   assign write = push_i && !overflow_o;
 
   // The head may leave: the buffer is not empty and its countdown has run out.
   assign head_flit_o = flit_q[rd_ptr_q];
   assign head_out_o = out_q[rd_ptr_q];
-  assign head_ready_o = (count_q != '0) && (cnt_q[rd_ptr_q] == '0);
+  assign head_ready_o = !empty_o && (cnt_q[rd_ptr_q] == '0);
 
   always_comb begin
     rd_ptr_d = rd_ptr_q;

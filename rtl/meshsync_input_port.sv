@@ -40,6 +40,8 @@ module meshsync_input_port #(
   input  logic                                         gnt_i,
   output logic [meshsync_pkg::NumVcs-1:0]              pop_o,
   output logic [meshsync_pkg::NumVcs-1:0]              full_o,
+  // All three VC buffers are empty.
+  output logic                                         idle_o,
   // Flow-control violation (write into a full VC) or a flit on the wrong VC.
   output logic                                         error_o
 );
@@ -116,7 +118,7 @@ module meshsync_input_port #(
   // ---------------------------------------------------------------------------------------
   // VC buffers
   // ---------------------------------------------------------------------------------------
-  logic [NumVcs-1:0] head_ready, overflow, eligible;
+  logic [NumVcs-1:0] head_ready, overflow, eligible, empty;
   logic [FlitW-1:0] head_flit [NumVcs];
   logic [PortW-1:0] head_out [NumVcs];
   logic sel_valid;
@@ -145,6 +147,7 @@ module meshsync_input_port #(
       .head_flit_o  (head_flit[v]),
       .head_out_o   (head_out[v]),
       .full_o       (full_o[v]),
+      .empty_o      (empty[v]),
       .overflow_o   (overflow[v])
     );
 
@@ -188,6 +191,7 @@ module meshsync_input_port #(
   assign req_out_o = head_out[sel_vc];
   assign req_consume_o = sel_valid && (head_out[sel_vc] == meshsync_pkg::OutConsume);
 
+  assign idle_o = &empty;
   assign error_o = vc_error || (|overflow);
 
 endmodule

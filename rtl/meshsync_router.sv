@@ -11,7 +11,8 @@
 //   - a credit presented on credit_in_i in cycle k-1 is usable in cycle k;
 //   - the software register port acts at the clock edge, after everything the hardware
 //     did in that cycle (the model's NI programs between two router steps);
-//   - local_ready_o[v]: a flit presented now on the injection channel (Local, VC v) fits.
+//   - local_ready_o[v]: a flit presented now on the injection channel (Local, VC v) fits;
+//   - idle_o: nothing buffered and nothing waiting, from the state at the start of cycle c.
 module meshsync_router #(
   /// Mesh width (columns); sets the x coordinate width.
   parameter int unsigned MeshW = 8,
@@ -73,7 +74,15 @@ module meshsync_router #(
   // Protocol violation seen this cycle (the model throws): an arrival on a flag already
   // set, a write into a full buffer, a flit on the wrong VC, a credit too many, an outbox
   // or CS path count overflow.
-  output logic                                                   error_o
+  output logic                                                   error_o,
+  // No flit in any input buffer (any port, any VC) and no message waiting in any barrier
+  // register's outbox or in the fallback FIFO. Combinational on the state at the start
+  // of the cycle only (not on this cycle's inputs): one NOR over the buffers' and the
+  // outboxes' occupancy bits. While idle_o = 1 and no input is presented (in_valid_i,
+  // credit_in_i and reg_op_i all 0), a clock edge moves no flit and changes no state, so
+  // the mesh co-simulation may skip clocking the router; in hardware it is the natural
+  // enable of a clock gate (woken by any of those inputs).
+  output logic                                                   idle_o
 );
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
@@ -127,7 +136,7 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   // Input ports
   // ---------------------------------------------------------------------------------------
-  logic [NumPorts-1:0] req_valid, req_consume, in_gnt, in_error;
+  logic [NumPorts-1:0] req_valid, req_consume, in_gnt, in_error, in_idle;
   logic [NumPorts*PortW-1:0] req_out;
   logic [NumPorts*VcW-1:0] req_vc;
   logic [NumPorts*FlitW-1:0] req_flit;
@@ -187,6 +196,7 @@ module meshsync_router #(
       .gnt_i         (in_gnt[i]),
       .pop_o         (pop[i*NumVcs +: NumVcs]),
       .full_o        (full[i*NumVcs +: NumVcs]),
+      .idle_o        (in_idle[i]),
       .error_o       (in_error[i])
     );
   end
@@ -204,6 +214,7 @@ module meshsync_router #(
   logic [NumPorts-1:0] cs_valid, cs_setup;
   logic [NumPorts*GidW-1:0] cs_gid;
   logic barrier_error;
+  logic [RegSlots-1:0] outbox_idle;
 
   if (NumRegs > 0) begin : gen_barrier
     logic [NumRegs-1:0] valid, member, parent_valid, route;
@@ -326,6 +337,7 @@ module meshsync_router #(
         .offer_flit_o   (offer_flit[k*NumPorts*FlitW +: NumPorts*FlitW]),
         .offer_vc_o     (offer_vc[k*NumPorts*VcW +: NumPorts*VcW]),
         .grant_i        (offer_gnt[k*NumPorts +: NumPorts]),
+        .idle_o         (outbox_idle[k]),
         .error_o        (outbox_error[k])
       );
     end
@@ -344,6 +356,7 @@ module meshsync_router #(
     assign offer_vc = '0;
     assign reg_ok_o = 1'b0;
     assign barrier_error = 1'b0;
+    assign outbox_idle = '1;
     logic unused_barrier;
     assign unused_barrier = ^{offer, cs_valid, cs_setup, cs_gid, offer_gnt, reg_op_i, reg_gid_i,
                               reg_parent_valid_i, reg_parent_x_i, reg_parent_y_i, reg_route_i,
@@ -462,6 +475,7 @@ module meshsync_router #(
   assign credit_out_o = {pop[NumPorts*NumVcs-1:NumVcs], {NumVcs{1'b0}}};
   assign local_ready_o = ~full[NumVcs-1:0] | pop[NumVcs-1:0];
   assign error_o = (|in_error) || (|credit_error) || barrier_error;
+  assign idle_o = (&in_idle) && (&outbox_idle);
 
   // The Local credit bits have no counter; the other ports' full flags are the
   // upstream's business (credits).

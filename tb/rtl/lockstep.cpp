@@ -88,6 +88,8 @@ Lockstep::Lockstep(std::unique_ptr<RtlRouter> rtl, Coord where)
 
 const ModelOutputs& Lockstep::step_model() {
   model_out_ = ModelOutputs{};
+  // The state at the start of cycle c, before step(c) pops anything.
+  model_idle_ = model_->idle();
   CaptureLinks links(model_out_);
   try {
     model_->step(cycle_, links);
@@ -222,6 +224,12 @@ bool Lockstep::apply(const Stimulus& s) {
       ok = fail("port Local: local_ready VC " + std::to_string(v) + ": expected " +
                 std::to_string(fits) + ", actual " + std::to_string(rtl_out_.local_ready[v]));
   }
+  // idle compares the state at the start of the cycle, which a throwing step(c) had not
+  // touched yet: compared in every cycle.
+  if (ok && model_idle_ != rtl_out_.idle)
+    ok = fail(std::string("idle: expected ") + std::to_string(model_idle_) + ", actual " +
+              std::to_string(rtl_out_.idle));
+  if (ok && model_idle_) ++idle_cycles_;
   if (ok && model_out_.error != rtl_out_.error)
     ok = fail(std::string("error: expected ") + std::to_string(model_out_.error) +
               (model_out_.error ? " (" + model_out_.error_text + ")" : std::string()) +

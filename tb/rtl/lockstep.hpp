@@ -1,13 +1,18 @@
 // One RouterCore (the C++ model) and one Verilated meshsync_router driven with the same
 // stimulus, compared at every cycle: the flits granted on every output (valid, VC and the
 // hardware fields of the flit), the credits returned, reg_ok, the injection channel's
-// ready and the error output.
+// ready, the error output and the idle output.
 //
-// A cycle c is two calls: step_model() runs the model's step(c) (the bench may look at
+// A cycle c is two calls: step_model() notes the model's idle() (its state at the start
+// of cycle c: the arrivals of c are in its buffers, the pops of c not yet done; that is
+// what the RTL's idle_o shows in c) and runs the model's step(c) (the bench may look at
 // its outputs and state to choose the stimulus), then apply(stimulus) presents the
 // stimulus to the RTL, evaluates and compares cycle c, applies the software register
 // command and the arrivals to the model as they take effect at the clock edge (receive
-// with arrival c + 1, return_credit usable in c + 1), and clocks the RTL.
+// with arrival c + 1, return_credit usable in c + 1), and clocks the RTL. The bench never
+// calls inject(): the NI's injection channel is the Local input, fed through receive(),
+// so the model's source queue stays empty and idle() means "no flit in any input FIFO
+// and no message in any outbox", exactly idle_o.
 #pragma once
 
 #include <array>
@@ -71,6 +76,8 @@ class Lockstep {
   bool model_reg_ok() const { return model_reg_ok_; }
   std::uint64_t flits_compared() const { return flits_compared_; }
   std::uint64_t credits_compared() const { return credits_compared_; }
+  // Cycles in which both said idle.
+  std::uint64_t idle_cycles() const { return idle_cycles_; }
 
  private:
   bool fail(const std::string& what);
@@ -84,11 +91,13 @@ class Lockstep {
   std::uint64_t cycle_ = 0;
   bool stepped_ = false;
   ModelOutputs model_out_;
+  bool model_idle_ = true;  // model_->idle() before step(cycle_)
   RtlOutputs rtl_out_;
   bool model_reg_ok_ = false;
   std::string mismatch_;
   std::uint64_t flits_compared_ = 0;
   std::uint64_t credits_compared_ = 0;
+  std::uint64_t idle_cycles_ = 0;
   bool trace_ = false;
 };
 

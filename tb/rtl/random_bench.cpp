@@ -14,7 +14,7 @@ namespace meshsync::rtl {
 std::string BenchStats::summary() const {
   std::ostringstream s;
   s << cycles << " cycles, " << flits_compared << " flits and " << credits_compared
-    << " credits compared; " << worms << " worms, " << sync_messages << " sync messages; "
+    << " credits compared, " << idle_cycles << " idle cycles; " << worms << " worms, " << sync_messages << " sync messages; "
     << programs_ok << " programs ok, " << programs_failed << " failed, " << frees
     << " frees (" << early_frees << " early, " << aborts << " mid-epoch); " << epochs
     << " epochs in hardware";
@@ -78,6 +78,7 @@ class Bench {
     stats_.cycles = ls_.cycle();
     stats_.flits_compared = ls_.flits_compared();
     stats_.credits_compared = ls_.credits_compared();
+    stats_.idle_cycles = ls_.idle_cycles();
     res.stats = stats_;
     return res;
   }

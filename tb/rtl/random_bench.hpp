@@ -40,6 +40,7 @@ struct BenchStats {
   std::uint64_t cycles = 0;
   std::uint64_t flits_compared = 0;
   std::uint64_t credits_compared = 0;
+  std::uint64_t idle_cycles = 0;   // cycles in which model and RTL both said idle
   std::uint64_t worms = 0;
   std::uint64_t sync_messages = 0;
   std::uint64_t programs_ok = 0;

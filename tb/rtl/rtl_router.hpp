@@ -60,6 +60,8 @@ struct RtlOutputs {
   std::array<bool, kVcs> local_ready{};
   bool reg_ok = false;
   bool error = false;
+  // Nothing buffered, nothing waiting in an outbox: state at the start of the cycle.
+  bool idle = false;
 };
 
 class RtlRouter {
@@ -110,6 +112,7 @@ class VerilatedRouter final : public RtlRouter {
     for (int v = 0; v < kVcs; ++v) o.local_ready[v] = (m_->local_ready_o >> v) & 1u;
     o.reg_ok = m_->reg_ok_o;
     o.error = m_->error_o;
+    o.idle = m_->idle_o;
     return o;
   }
 

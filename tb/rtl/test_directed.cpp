@@ -567,3 +567,109 @@ TEST_CASE("directed: programming a member again starts a fresh epoch", "[directe
   }
   CHECK(ups == 1);
 }
+
+TEST_CASE("directed: idle_o: nothing buffered and nothing waiting in an outbox", "[directed][idle]") {
+  Driver d("default");
+  d.manual_credits();  // credits come back only when the test returns them
+  const Coord me = d.ls().where();  // (3,4)
+  CHECK(d.cycle().idle);            // after reset
+
+  // A 3-flit worm in on +X, out on -X: idle_o falls in the head's arrival cycle and rises
+  // in the cycle after the tail left (idle_o shows the state at the start of the cycle).
+  const NodeId west = d.node(0, me.y);
+  Stimulus w;
+  w.in[kPlusX] = worm_flit(west, true, false);
+  CHECK(d.cycle(w).idle);  // presented now, in the buffer from the next cycle
+  const std::uint64_t a = d.now();
+  w.in[kPlusX] = worm_flit(west, false, false, 1);
+  CHECK_FALSE(d.cycle(w).idle);
+  w.in[kPlusX] = worm_flit(west, false, true, 2);
+  CHECK_FALSE(d.cycle(w).idle);
+  std::uint64_t tail_left = 0;
+  while (d.now() < a + d.trn() + 4) {
+    const std::uint64_t c = d.now();
+    const RtlOutputs& o = d.cycle();
+    CHECK(o.idle == (tail_left != 0));
+    if (o.out_valid[kMinusX] && ((o.out_flit[kMinusX] >> 30) & 1u)) tail_left = c;
+  }
+  CHECK(tail_left == a + d.trn() + 1);  // head at a + trn - 1, one flit per cycle
+
+  // Register: parent (3,6) reached YX (output +Y, VC 2), one child (3,5), sent YX too.
+  BarrierRegisterSetup s;
+  s.gid = 42;
+  s.parent = d.node(me.x, me.y + 2);
+  s.parent_route = Route::YX;
+  s.slot_at_parent = 3;
+  s.children = {{d.node(me.x, me.y + 1), Route::YX}};
+  REQUIRE(d.program(s));
+  CHECK(d.cycle().idle);  // a programmed register holds no message
+  // Use up the four (+Y, VC 2) credits with messages passing through.
+  for (int k = 0; k < 4; ++k) {
+    Stimulus p;
+    p.in[kMinusY] = make_sync(SyncType::Arrive, 99, d.node(me.x, 0), d.node(me.x, 7), Route::YX, 0);
+    d.cycle(p);
+  }
+  int passed = 0;
+  for (int k = 0; k < 20; ++k) {
+    const RtlOutputs& o = d.cycle();
+    if (o.out_valid[kPlusY]) ++passed;
+  }
+  REQUIRE(passed == 4);
+  CHECK(d.cycle().idle);
+
+  // The child's and the local arrival complete the reduction; its message to the parent
+  // has no credit and waits in the outbox with every input buffer empty.
+  Stimulus r;
+  r.in[kPlusY] = make_sync(SyncType::Arrive, 42, d.node(me.x, me.y + 1), d.self(), Route::YX, 2);
+  r.in[kLocal] = make_sync(SyncType::Arrive, 42, d.self(), d.self(), Route::XY, kLocalSlot);
+  CHECK(d.cycle(r).idle);
+  const std::uint64_t ra = d.now();
+  for (int k = 0; k < static_cast<int>(d.trm()) + 20; ++k) {
+    const RtlOutputs& o = d.cycle();
+    CHECK_FALSE(o.idle);
+    CHECK_FALSE(o.out_valid[kPlusY]);
+  }
+  REQUIRE(d.now() > ra + d.trm());  // the arrivals have left their buffers
+  CHECK(d.ls().model().buffered(Port::Local, 1) == 0);
+  CHECK(d.ls().model().buffered(Port::PlusY, 2) == 0);
+  // One credit back: usable in the next cycle, when the message leaves; idle after that.
+  Stimulus c;
+  c.credit[kPlusY][2] = true;
+  CHECK_FALSE(d.cycle(c).idle);
+  {
+    const RtlOutputs& o = d.cycle();
+    CHECK_FALSE(o.idle);
+    REQUIRE(o.out_valid[kPlusY]);
+    CHECK(type_of(o.out_flit[kPlusY]) == 0);
+  }
+  CHECK(d.cycle().idle);
+
+  // The release from the parent: the local release leaves at once, the child's waits for
+  // a (+Y, VC 2) credit in the outbox.
+  Stimulus rel;
+  rel.in[kPlusY] = make_sync(SyncType::Release, 42, d.node(me.x, me.y + 2), d.self(), Route::YX, 0);
+  CHECK(d.cycle(rel).idle);
+  const std::uint64_t rr = d.now();
+  bool local_release = false;
+  for (int k = 0; k < static_cast<int>(d.trm()) + 20; ++k) {
+    const std::uint64_t cyc = d.now();
+    const RtlOutputs& o = d.cycle();
+    CHECK_FALSE(o.idle);
+    CHECK_FALSE(o.out_valid[kPlusY]);
+    if (o.out_valid[kLocal]) {
+      CHECK(cyc == rr + d.trm() - 1);
+      CHECK(type_of(o.out_flit[kLocal]) == 1);
+      local_release = true;
+    }
+  }
+  CHECK(local_release);
+  d.cycle(c);
+  {
+    const RtlOutputs& o = d.cycle();
+    CHECK_FALSE(o.idle);
+    REQUIRE(o.out_valid[kPlusY]);
+    CHECK(type_of(o.out_flit[kPlusY]) == 1);
+    CHECK(dest_y(o.out_flit[kPlusY]) == me.y + 1);
+  }
+  for (int k = 0; k < 5; ++k) CHECK(d.cycle().idle);
+}
