@@ -37,6 +37,8 @@ void put_bits(T& w, int lo, int width, std::uint64_t v) {
   } else if constexpr (std::is_integral_v<T>) {
     const std::uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
     w = static_cast<T>(w | static_cast<T>((v & mask) << lo));
+  } else if (width == 32 && lo % 32 == 0) {
+    w.set_word(lo / 32, static_cast<sc_dt::sc_digit>(v));  // flits: whole words, fast
   } else {
     w.range(lo + width - 1, lo) = v;
   }
@@ -48,6 +50,8 @@ std::uint64_t get_bits(const T& w, int lo, int width) {
   } else if constexpr (std::is_integral_v<T>) {
     const std::uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
     return (static_cast<std::uint64_t>(w) >> lo) & mask;
+  } else if (width == 32 && lo % 32 == 0) {
+    return w.get_word(lo / 32);
   } else {
     return w.range(lo + width - 1, lo).to_uint64();
   }
