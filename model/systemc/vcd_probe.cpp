@@ -11,7 +11,10 @@ VcdProbe::VcdProbe(NetworkCore& net, const std::string& path) : net_(net) {
   // SystemC does not report a file it cannot open; find out before handing it the name.
   if (!std::ofstream(base + ".vcd")) throw ConfigError("cannot write waveform file '" + base + ".vcd'");
   file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
-  file_->set_time_unit(1, sc_core::SC_NS);
+  // RTL routers (docs/cosim.md) put their outputs out at c + 1/2: a finer unit keeps them
+  // (it must be a power of ten).
+  if (net.has_external()) file_->set_time_unit(100, sc_core::SC_PS);
+  else file_->set_time_unit(1, sc_core::SC_NS);
   const MeshShape& mesh = net.mesh();
   routers_.resize(static_cast<std::size_t>(mesh.nodes()));
   const unsigned coord_bits = 16;

@@ -201,9 +201,9 @@ int run_barrier(const BarrierOptions& o) {
     member_sets.push_back(parse_members(o.members, cfg.mesh, o.seed + static_cast<std::uint64_t>(i)));
 
   Machine& machine = *new Machine(cfg);  // never destroyed, see above
+  const Cosim cosim = attach_rtl(machine, o.net, cfg, o.seed);
   std::optional<VcdProbe> vcd;
   if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
-  const Cosim cosim = attach_rtl(machine, o.net, cfg, o.seed);
 
   std::vector<std::vector<BarrierRun>> runs(schemes.size());
   machine.spawn("driver", [&] {
@@ -332,9 +332,9 @@ int run_traffic(const TrafficOptions& o) {
   p.validate(cfg.mesh);
 
   Machine& machine = *new Machine(cfg);  // never destroyed, see above
+  const Cosim cosim = attach_rtl(machine, o.net, cfg, o.seed);
   std::optional<VcdProbe> vcd;
   if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
-  const Cosim cosim = attach_rtl(machine, o.net, cfg, o.seed);
   // From cycle 1: the NI hands a packet over a cycle before it enters (NetworkCore::run_cycle).
   TrafficGenerator gen(p, cfg.mesh, 1);
   machine.mesh().attach_traffic(&gen);
