@@ -74,13 +74,14 @@ class RtlSite final : public ExternalRouter {
   }
   void describe_stuck(std::vector<std::string>& out) const override {
     const std::string me = "RTL router " + where(mesh_, id_);
+    const std::size_t before = out.size();
     for (int p = 0; p < kPorts; ++p)
       for (int v = 0; v < kVcs; ++v)
         if (!inside_[p][v].empty())
           out.push_back(me + " input " + kPortName[p] + " VC " + std::to_string(v) + ": " +
                         std::to_string(inside_[p][v].size()) + " flit(s), head " +
                         describe_flit(encode_flit(inside_[p][v].front(), mesh_)));
-    if (!rtl_idle_ && out.empty()) out.push_back(me + ": not idle (messages in its barrier unit)");
+    if (!rtl_idle_ && out.size() == before) out.push_back(me + ": not idle (messages in its barrier unit)");
     if (!local_.empty()) out.push_back(me + ": " + std::to_string(local_.size()) + " flit(s) waiting at the NI");
   }
 
