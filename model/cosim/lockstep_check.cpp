@@ -7,8 +7,6 @@ namespace meshsync::rtl {
 
 namespace {
 
-const char* const kPortName[kPorts] = {"Local", "+X", "-X", "+Y", "-Y"};
-
 class CaptureLinks final : public RouterLinks {
  public:
   explicit CaptureLinks(ModelCycle& out) : out_(out) {}
@@ -30,6 +28,19 @@ std::string describe_output(bool valid, int vc, std::uint32_t bits) {
 }
 
 }  // namespace
+
+int ModelCycle::flits() const {
+  int n = 0;
+  for (const auto& f : out) n += f.has_value();
+  return n;
+}
+
+int ModelCycle::credits() const {
+  int n = 0;
+  for (const auto& port : credit)
+    for (bool c : port) n += c;
+  return n;
+}
 
 ModelCycle step_core(RouterCore& core, std::uint64_t c) {
   ModelCycle m;
@@ -69,13 +80,13 @@ std::string compare_cycle(const ModelCycle& m, const ModelPorts& p, const RtlOut
     const int mvc = mv ? f->vc() : 0;
     const std::uint32_t mbits = mv ? encode_flit(*f, mesh) : 0;
     if (mv != r.out_valid[o] || (mv && (mvc != r.out_vc[o] || mbits != r.out_flit[o])))
-      return std::string("port ") + kPortName[o] + ": expected " + describe_output(mv, mvc, mbits) +
+      return std::string("port ") + port_label(o) + ": expected " + describe_output(mv, mvc, mbits) +
              ", actual " + describe_output(r.out_valid[o], r.out_vc[o], r.out_flit[o]);
   }
   for (int o = 0; o < kPorts; ++o)
     for (int v = 0; v < kVcs; ++v)
       if (m.credit[o][v] != r.credit_out[o][v])
-        return std::string("port ") + kPortName[o] + ": credit out VC " + std::to_string(v) +
+        return std::string("port ") + port_label(o) + ": credit out VC " + std::to_string(v) +
                ": expected " + std::to_string(m.credit[o][v]) + ", actual " +
                std::to_string(r.credit_out[o][v]);
   if (p.reg_op != RegOp::None && p.reg_ok != r.reg_ok)

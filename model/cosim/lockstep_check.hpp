@@ -1,6 +1,7 @@
 // The C++ router core beside an RTL router, in lockstep: the core's cycle recorded as the
 // port values the RTL must show, and the comparison of the two (docs/rtl.md,
-// "Verification"). Used by the mesh co-simulation (--lockstep) and the RTL unit bench.
+// "Verification"). Used by the mesh co-simulation (--lockstep) and the single-router RTL
+// tests (tb/rtl/lockstep.cpp).
 #pragma once
 
 #include <array>
@@ -20,6 +21,11 @@ struct ModelCycle {
   bool idle_before = false;  // nothing held at the start of the cycle (RTL idle_o)
   bool error = false;        // the core threw: a protocol violation
   std::string error_text;
+
+  // Flits granted and credits returned in the cycle: what compare_cycle checks on the
+  // outputs when neither side reports an error.
+  int flits() const;
+  int credits() const;
 };
 
 // Runs core.step(c) and records its outputs.

@@ -48,6 +48,11 @@ std::string describe_flit(std::uint32_t b) {
   return s.str();
 }
 
+const char* port_label(int port) {
+  static const char* const name[kPorts] = {"Local", "+X", "-X", "+Y", "-Y"};
+  return name[port];
+}
+
 void set_program(RtlInputs& in, const BarrierRegisterSetup& su, const MeshShape& mesh,
                  int max_children) {
   in.reg_op = RegOp::Program;

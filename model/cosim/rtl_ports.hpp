@@ -69,6 +69,8 @@ Flit decode_sync(std::uint32_t bits, const MeshShape& mesh, NodeId self);
 bool is_sync_head(std::uint32_t bits);
 // "sync release gid 3 data 0 dest (2,5) R=YX" and the like.
 std::string describe_flit(std::uint32_t bits);
+// "Local", "+X", "-X", "+Y", "-Y": port names in mismatch reports and traces.
+const char* port_label(int port);
 
 // The register port inputs for programming `s` (children beyond `max_children` make the
 // count say "too many").

@@ -1,7 +1,9 @@
 // One RouterCore (the C++ model) and one Verilated meshsync_router driven with the same
 // stimulus, compared at every cycle: the flits granted on every output (valid, VC and the
 // hardware fields of the flit), the credits returned, reg_ok, the injection channel's
-// ready, the error output and the idle output.
+// ready, the error output and the idle output. The comparison is the mesh
+// co-simulation's (model/cosim/lockstep_check.hpp): when either side reports an error,
+// only the error output is compared in that cycle.
 //
 // A cycle c is two calls: step_model() notes the model's idle() (its state at the start
 // of cycle c: the arrivals of c are in its buffers, the pops of c not yet done; that is
@@ -23,14 +25,10 @@
 #include <vector>
 
 #include "model/core/router_core.hpp"
+#include "model/cosim/lockstep_check.hpp"
 #include "rtl_router.hpp"
 
 namespace meshsync::rtl {
-
-// The 32-bit hardware flit (docs/microarchitecture.md) of a model flit.
-std::uint32_t encode_flit(const Flit& f, const MeshShape& mesh);
-// "sync release gid 3 data 0 dest (2,5) R=YX" and the like.
-std::string describe_flit(std::uint32_t bits);
 
 struct RegCommand {
   RegOp op = RegOp::None;
@@ -42,13 +40,6 @@ struct Stimulus {
   std::array<std::optional<Flit>, kPorts> in;       // arriving in the next cycle
   std::array<std::array<bool, kVcs>, kPorts> credit{};  // usable in the next cycle
   RegCommand reg;
-};
-
-struct ModelOutputs {
-  std::array<std::optional<Flit>, kPorts> out;
-  std::array<std::array<bool, kVcs>, kPorts> credit{};
-  bool error = false;  // the model threw (protocol violation)
-  std::string error_text;
 };
 
 class Lockstep {
@@ -67,7 +58,7 @@ class Lockstep {
   }
 
   // The model's cycle. Call exactly once before each apply().
-  const ModelOutputs& step_model();
+  const ModelCycle& step_model();
   // The RTL's cycle with `s`; false at the first difference (see mismatch()).
   bool apply(const Stimulus& s);
 
@@ -81,6 +72,7 @@ class Lockstep {
 
  private:
   bool fail(const std::string& what);
+  void trace(const Stimulus& s, const RtlInputs& in) const;
 
   std::unique_ptr<RtlRouter> rtl_;
   Coord where_;
@@ -90,8 +82,7 @@ class Lockstep {
   std::unique_ptr<RouterCore> model_;
   std::uint64_t cycle_ = 0;
   bool stepped_ = false;
-  ModelOutputs model_out_;
-  bool model_idle_ = true;  // model_->idle() before step(cycle_)
+  ModelCycle model_cycle_;  // step_core(): outputs, idle() before step(cycle_), error
   RtlOutputs rtl_out_;
   bool model_reg_ok_ = false;
   std::string mismatch_;

@@ -49,7 +49,7 @@ class Bench {
     BenchResult res;
     for (std::uint64_t i = 0; i < opt_.cycles; ++i) {
       const std::uint64_t c = ls_.cycle();
-      const ModelOutputs& mo = ls_.step_model();
+      const ModelCycle& mo = ls_.step_model();
       if (mo.error) {
         res.ok = false;
         res.mismatch = "cycle " + std::to_string(c) + " model error: " + mo.error_text;
@@ -137,7 +137,7 @@ class Bench {
   }
 
   // ---- what the router did in cycle c --------------------------------------------------
-  void observe(const ModelOutputs& mo, std::uint64_t c) {
+  void observe(const ModelCycle& mo, std::uint64_t c) {
     for (int o = 0; o < kPorts; ++o) {
       if (!mo.out[o]) continue;
       const Flit& f = *mo.out[o];

@@ -1,9 +1,9 @@
 // The Verilated meshsync_router seen through its ports, whatever its parameters: every
 // configuration is its own Verilated class (Vrouter_<name>), the benches use this
-// interface.
+// interface. The port values (RtlInputs, RtlOutputs) and the parameters (RtlParams) are
+// the mesh co-simulation's (model/cosim/rtl_ports.hpp).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -11,58 +11,9 @@
 
 #include <verilated.h>
 
+#include "model/cosim/rtl_ports.hpp"
+
 namespace meshsync::rtl {
-
-inline constexpr int kPorts = 5;
-inline constexpr int kVcs = 3;
-
-// Parameters a Verilated configuration was built with (tb/rtl/CMakeLists.txt).
-struct RtlParams {
-  std::string name;
-  int mesh_w = 8;
-  int mesh_h = 8;
-  int buffer_depth = 16;
-  int sync_buffer_depth = 4;
-  int num_regs = 4;
-  int max_children = 8;
-  int trn = 5;
-  int trm = 30;
-};
-
-enum class RegOp : std::uint8_t { None = 0, Program = 1, Free = 2 };
-
-// What the bench presents in one cycle: everything here is taken at the next clock edge.
-struct RtlInputs {
-  std::array<bool, kPorts> in_valid{};
-  std::array<std::uint8_t, kPorts> in_vc{};
-  std::array<std::uint32_t, kPorts> in_flit{};
-  std::array<std::array<bool, kVcs>, kPorts> credit_in{};
-  RegOp reg_op = RegOp::None;
-  std::uint8_t reg_gid = 0;
-  bool reg_parent_valid = false;
-  int reg_parent_x = 0;
-  int reg_parent_y = 0;
-  bool reg_route = false;
-  std::uint8_t reg_slot = 0;
-  bool reg_transit = false;
-  int reg_num_children = 0;
-  std::array<int, 16> reg_child_x{};
-  std::array<int, 16> reg_child_y{};
-  std::array<bool, 16> reg_child_route{};
-};
-
-// What the router shows in the current cycle (combinational outputs).
-struct RtlOutputs {
-  std::array<bool, kPorts> out_valid{};
-  std::array<std::uint8_t, kPorts> out_vc{};
-  std::array<std::uint32_t, kPorts> out_flit{};
-  std::array<std::array<bool, kVcs>, kPorts> credit_out{};
-  std::array<bool, kVcs> local_ready{};
-  bool reg_ok = false;
-  bool error = false;
-  // Nothing buffered, nothing waiting in an outbox: state at the start of the cycle.
-  bool idle = false;
-};
 
 class RtlRouter {
  public:

@@ -34,8 +34,8 @@ class Driver {
     Stimulus in = s;
     // The downstream routers free every flit two cycles after it left (unless a test
     // manages credits itself), one credit per port and VC and cycle.
-    for (int p = 1; p < rtl::kPorts && auto_credits_; ++p)
-      for (int v = 0; v < rtl::kVcs; ++v)
+    for (int p = 1; p < kPorts && auto_credits_; ++p)
+      for (int v = 0; v < kVcs; ++v)
         if (owed_[p][v] > 0 && owed_at_[p][v] <= ls_.cycle()) {
           in.credit[p][v] = true;
           --owed_[p][v];
@@ -44,7 +44,7 @@ class Driver {
     INFO("lockstep: " << ls_.mismatch());
     REQUIRE(ok);
     const RtlOutputs& o = ls_.rtl_outputs();
-    for (int p = 1; p < rtl::kPorts; ++p)
+    for (int p = 1; p < kPorts; ++p)
       if (o.out_valid[p]) {
         ++owed_[p][o.out_vc[p]];
         owed_at_[p][o.out_vc[p]] = ls_.cycle() + 1;
@@ -74,8 +74,8 @@ class Driver {
  private:
   Lockstep ls_;
   bool auto_credits_ = true;
-  int owed_[rtl::kPorts][rtl::kVcs]{};
-  std::uint64_t owed_at_[rtl::kPorts][rtl::kVcs]{};
+  int owed_[kPorts][kVcs]{};
+  std::uint64_t owed_at_[kPorts][kVcs]{};
 };
 
 Flit worm_flit(NodeId dest, bool head, bool tail, std::uint32_t payload = 0) {
@@ -305,7 +305,7 @@ TEST_CASE("directed: BTM reduction and distribution at one router", "[directed][
   int messages = 0;
   for (std::uint64_t c = arrival; c < arrival + d.trm() + 10; ++c) {
     const RtlOutputs& o = d.cycle();
-    for (int p = 0; p < rtl::kPorts; ++p) {
+    for (int p = 0; p < kPorts; ++p) {
       if (!o.out_valid[p]) continue;
       ++messages;
       // One message to the parent: Y first from (3,4) to (1,6) is +Y, in cycle a + trm - 1.
@@ -331,7 +331,7 @@ TEST_CASE("directed: BTM reduction and distribution at one router", "[directed][
   std::map<int, std::uint32_t> out;
   for (std::uint64_t c = rel; c < rel + d.trm() + 10; ++c) {
     const RtlOutputs& o = d.cycle();
-    for (int p = 0; p < rtl::kPorts; ++p) {
+    for (int p = 0; p < kPorts; ++p) {
       if (!o.out_valid[p]) continue;
       CHECK(c == rel + d.trm() - 1);
       out[p] = o.out_flit[p];
