@@ -13,7 +13,6 @@
 namespace meshsync::rtl {
 
 namespace {
-const char* const kPortName[kPorts] = {"Local", "+X", "-X", "+Y", "-Y"};
 
 std::string where(const MeshShape& m, NodeId n) {
   const Coord c = m.coord(n);
@@ -78,7 +77,7 @@ class RtlSite final : public ExternalRouter {
     for (int p = 0; p < kPorts; ++p)
       for (int v = 0; v < kVcs; ++v)
         if (!inside_[p][v].empty())
-          out.push_back(me + " input " + kPortName[p] + " VC " + std::to_string(v) + ": " +
+          out.push_back(me + " input " + port_label(p) + " VC " + std::to_string(v) + ": " +
                         std::to_string(inside_[p][v].size()) + " flit(s), head " +
                         describe_flit(encode_flit(inside_[p][v].front(), mesh_)));
     if (!rtl_idle_ && out.size() == before) out.push_back(me + ": not idle (messages in its barrier unit)");
@@ -154,7 +153,7 @@ class RtlSite final : public ExternalRouter {
         auto& q = inside_[p][v];
         if (q.empty() || popped[p])
           throw LockstepError("RTL router " + where(mesh_, id_) + " returned a credit for input " +
-                              kPortName[p] + " VC " + std::to_string(v) + " it did not hold, cycle " +
+                              port_label(p) + " VC " + std::to_string(v) + " it did not hold, cycle " +
                               std::to_string(c));
         popped[p] = q.front();
         q.pop_front();
@@ -238,7 +237,7 @@ class RtlSite final : public ExternalRouter {
     }
     if (!f || encode_flit(*f, mesh_) != bits)
       throw LockstepError("RTL router " + where(mesh_, id_) + " sent " + describe_flit(bits) +
-                          " on port " + kPortName[o] + " in cycle " + std::to_string(c) +
+                          " on port " + port_label(o) + " in cycle " + std::to_string(c) +
                           ", a flit no input holds");
     if (vc == kWormVc) worm_from_[o] = tail ? -1 : *from;
     return *f;
