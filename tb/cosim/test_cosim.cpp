@@ -23,6 +23,14 @@ std::vector<NodeId> every_node(const MeshShape& m) {
   return v;
 }
 
+// Every router of `m` an RTL router (when `on`); the RtlMesh must outlive the run.
+std::unique_ptr<rtl::RtlMesh> all_rtl(Machine& m, bool on) {
+  if (!on) return nullptr;
+  rtl::CosimOptions opt;
+  opt.rtl = every_node(m.mesh().mesh());
+  return std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
+}
+
 struct MixedRun {
   std::uint64_t cycles = 0;
   std::uint64_t router_cycles = 0;  // RTL router cycles evaluated and compared
@@ -104,12 +112,7 @@ TEST_CASE("cosim: an 8x8 mesh of RTL routers gives the model's barrier latencies
     std::uint64_t latency[2] = {0, 0};
     for (int with_rtl = 0; with_rtl < 2; ++with_rtl) {
       Machine m(make_config(mesh));
-      std::unique_ptr<rtl::RtlMesh> rtl;
-      if (with_rtl) {
-        rtl::CosimOptions opt;
-        opt.rtl = every_node(mesh);
-        rtl = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
-      }
+      const auto rtl = all_rtl(m, with_rtl);
       run_driver(m, [&] {
         Communicator c = m.groups().create(mesh, every_node(mesh), scheme);
         latency[with_rtl] = measure_barrier(m, c).latency_cycles;
@@ -126,12 +129,7 @@ TEST_CASE("cosim: an 8x8 mesh of RTL routers gives the model's traffic latencies
   TrafficResult res[2];
   for (int with_rtl = 0; with_rtl < 2; ++with_rtl) {
     Machine m(make_config(mesh));
-    std::unique_ptr<rtl::RtlMesh> rtl;
-    if (with_rtl) {
-      rtl::CosimOptions opt;
-      opt.rtl = every_node(mesh);
-      rtl = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
-    }
+    const auto rtl = all_rtl(m, with_rtl);
     TrafficParams p;
     p.rate = 0.1;
     p.flits = 4;
