@@ -42,6 +42,10 @@ module meshsync_barrier_outbox #(
   input  logic [MaxChildren*CoordXW-1:0]               child_x_i,
   input  logic [MaxChildren*CoordYW-1:0]               child_y_i,
   input  logic [MaxChildren-1:0]                       child_route_i,
+  // Output ports of the parent message and of each child's release (routed when the
+  // register was programmed).
+  input  logic [meshsync_pkg::PortW-1:0]               parent_port_i,
+  input  logic [MaxChildren*meshsync_pkg::PortW-1:0]   child_port_i,
   // Messages created this cycle, per consumed input message (input index order).
   input  logic [meshsync_pkg::NumPorts-1:0]            push_up_i,
   input  logic [meshsync_pkg::NumPorts-1:0]            push_rel_i,
@@ -107,6 +111,7 @@ module meshsync_barrier_outbox #(
   logic [CoordYW-1:0] up_y_q, up_y_m;
   logic up_yx_q, up_yx_m;
   logic [DataW-1:0] up_data_q, up_data_m;
+  logic [PortW-1:0] up_port_q, up_port_m;
 
   logic [MaxChildren-1:0] rel_pend_q, rel_pend_m, rel_pend_d;
   logic rel_local_q, rel_local_m, rel_local_d;
@@ -114,6 +119,7 @@ module meshsync_barrier_outbox #(
   logic [MaxChildren*CoordXW-1:0] rel_x_q, rel_x_m;
   logic [MaxChildren*CoordYW-1:0] rel_y_q, rel_y_m;
   logic [MaxChildren-1:0] rel_yx_q, rel_yx_m;
+  logic [MaxChildren*PortW-1:0] rel_port_q, rel_port_m;
 
   // Both outstanding: the reduction message was created first.
   logic up_first_q, up_first_m;
@@ -162,6 +168,7 @@ module meshsync_barrier_outbox #(
     up_y_m = up_y_q;
     up_yx_m = up_yx_q;
     up_data_m = up_data_q;
+    up_port_m = up_port_q;
     if (load_up) begin
       up_self_m = !parent_valid_i;
       up_gid_m = gid_i;
@@ -169,6 +176,7 @@ module meshsync_barrier_outbox #(
       up_y_m = parent_y_i;
       up_yx_m = parent_valid_i && route_i;
       up_data_m = parent_valid_i ? slot_i : meshsync_pkg::SlotLocal;
+      up_port_m = parent_port_i;
     end
     rel_pend_m = load_rel ? batch_mask : rel_pend_q;
     rel_local_m = rel_local_q || load_rel;
@@ -176,6 +184,7 @@ module meshsync_barrier_outbox #(
     rel_x_m = load_rel ? child_x_i : rel_x_q;
     rel_y_m = load_rel ? child_y_i : rel_y_q;
     rel_yx_m = load_rel ? child_route_i : rel_yx_q;
+    rel_port_m = load_rel ? child_port_i : rel_port_q;
     if (load_up && load_rel) begin
       up_first_m = up_before_rel;
     end else if (load_up) begin
@@ -312,35 +321,16 @@ module meshsync_barrier_outbox #(
   // Offers: per output port, the first waiting message for it with a credit
   // ---------------------------------------------------------------------------------------
   logic [CoordW-1:0] here_x, here_y;
-  logic [PortW-1:0] up_port;
-  logic [MaxChildren*PortW-1:0] child_port;
   // Bit j*NumPorts+o: child j's release waits for port o and (o, its VC) has a credit.
   logic [MaxChildren*NumPorts-1:0] child_go;
 
   assign here_x = CoordW'(here_x_i);
   assign here_y = CoordW'(here_y_i);
 
-  meshsync_route u_route_up (
-    .here_x_i (here_x),
-    .here_y_i (here_y),
-    .dest_x_i (up_self_m ? here_x : CoordW'(up_x_m)),
-    .dest_y_i (up_self_m ? here_y : CoordW'(up_y_m)),
-    .yx_i     (up_yx_m),
-    .port_o   (up_port)
-  );
-
   for (genvar j = 0; j < MaxChildren; j++) begin : gen_child
-    meshsync_route u_route_child (
-      .here_x_i (here_x),
-      .here_y_i (here_y),
-      .dest_x_i (CoordW'(rel_x_m[j*CoordXW +: CoordXW])),
-      .dest_y_i (CoordW'(rel_y_m[j*CoordYW +: CoordYW])),
-      .yx_i     (rel_yx_m[j]),
-      .port_o   (child_port[j*PortW +: PortW])
-    );
     for (genvar o = 0; o < NumPorts; o++) begin : gen_port
       assign child_go[j*NumPorts + o] =
-          rel_pend_m[j] && (child_port[j*PortW +: PortW] == PortW'(o)) &&
+          rel_pend_m[j] && (rel_port_m[j*PortW +: PortW] == PortW'(o)) &&
           credit_ok_i[o*NumVcs + (rel_yx_m[j] ? 2 : 1)];
     end
   end
@@ -380,7 +370,7 @@ module meshsync_barrier_outbox #(
     msg_gid = '0;
     msg_data = '0;
     for (int o = 0; o < NumPorts; o++) begin
-      up_c = up_pend_m && (up_port == PortW'(o)) && credit_ok_i[o*NumVcs + (up_yx_m ? 2 : 1)];
+      up_c = up_pend_m && (up_port_m == PortW'(o)) && credit_ok_i[o*NumVcs + (up_yx_m ? 2 : 1)];
       // Children in batch order: the first one that may go.
       child_c = 1'b0;
       pick = '0;
@@ -509,10 +499,12 @@ module meshsync_barrier_outbox #(
     up_y_q <= up_y_m;
     up_yx_q <= up_yx_m;
     up_data_q <= up_data_m;
+    up_port_q <= up_port_m;
     rel_gid_q <= rel_gid_m;
     rel_x_q <= rel_x_m;
     rel_y_q <= rel_y_m;
     rel_yx_q <= rel_yx_m;
+    rel_port_q <= rel_port_m;
   end
 
   assign idle_o = !up_pend_q && !rel_busy_q && !fb_busy_q;

@@ -25,6 +25,9 @@ module meshsync_barrier_regfile #(
 ) (
   input  logic                                     clk_i,
   input  logic                                     rst_ni,
+  // This router's position (for the output ports stored with the programmed fields).
+  input  logic [CoordXW-1:0]                        here_x_i,
+  input  logic [CoordYW-1:0]                        here_y_i,
   // Reduction state after this cycle's barrier unit.
   input  logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_i,
   input  logic [NumRegs*ArrivedW-1:0]               arrived_i,
@@ -59,6 +62,10 @@ module meshsync_barrier_regfile #(
   output logic [NumRegs*MaxChildren*CoordXW-1:0]    child_x_o,
   output logic [NumRegs*MaxChildren*CoordYW-1:0]    child_y_o,
   output logic [NumRegs*MaxChildren-1:0]            child_route_o,
+  // Output port of the parent message (Local at the root) and of each child's release,
+  // routed once when the register is programmed.
+  output logic [NumRegs*meshsync_pkg::PortW-1:0]    parent_port_o,
+  output logic [NumRegs*MaxChildren*meshsync_pkg::PortW-1:0] child_port_o,
   output logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_o,
   output logic [NumRegs*ArrivedW-1:0]               arrived_o,
   // Next state, for the CAM lookup of arriving flits.
@@ -73,6 +80,8 @@ module meshsync_barrier_regfile #(
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
+  localparam int unsigned PortW = meshsync_pkg::PortW;
+  localparam int unsigned CoordW = meshsync_pkg::CoordW;
 
   logic [NumRegs-1:0] valid_q, valid_d, member_q, member_d, transit_q, transit_d;
   logic [NumRegs*GidW-1:0] gid_q, gid_d;
@@ -88,6 +97,33 @@ module meshsync_barrier_regfile #(
   logic [NumRegs*MaxChildren*CoordXW-1:0] child_x_q;
   logic [NumRegs*MaxChildren*CoordYW-1:0] child_y_q;
   logic [NumRegs*MaxChildren-1:0] child_route_q;
+  logic [NumRegs*PortW-1:0] parent_port_q;
+  logic [NumRegs*MaxChildren*PortW-1:0] child_port_q;
+
+  // Output ports of the fields being programmed: one route unit per child and one for the
+  // parent, shared by all registers (a message created later is routed from here too).
+  logic [PortW-1:0] reg_parent_port;
+  logic [MaxChildren*PortW-1:0] reg_child_port;
+
+  meshsync_route u_route_parent (
+    .here_x_i (CoordW'(here_x_i)),
+    .here_y_i (CoordW'(here_y_i)),
+    .dest_x_i (!reg_parent_valid_i ? CoordW'(here_x_i) : CoordW'(reg_parent_x_i)),
+    .dest_y_i (!reg_parent_valid_i ? CoordW'(here_y_i) : CoordW'(reg_parent_y_i)),
+    .yx_i     (reg_parent_valid_i && reg_route_i),
+    .port_o   (reg_parent_port)
+  );
+
+  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child_route
+    meshsync_route u_route_child (
+      .here_x_i (CoordW'(here_x_i)),
+      .here_y_i (CoordW'(here_y_i)),
+      .dest_x_i (CoordW'(reg_child_x_i[j*CoordXW +: CoordXW])),
+      .dest_y_i (CoordW'(reg_child_y_i[j*CoordYW +: CoordYW])),
+      .yx_i     (reg_child_route_i[j]),
+      .port_o   (reg_child_port[j*PortW +: PortW])
+    );
+  end
 
   // Lookup temporaries of the update chain below.
   logic [NumRegs-1:0] hit, lowest_free, alloc;
@@ -235,6 +271,8 @@ module meshsync_barrier_regfile #(
         child_x_q[k*MaxChildren*CoordXW +: MaxChildren*CoordXW] <= reg_child_x_i;
         child_y_q[k*MaxChildren*CoordYW +: MaxChildren*CoordYW] <= reg_child_y_i;
         child_route_q[k*MaxChildren +: MaxChildren] <= reg_child_route_i;
+        parent_port_q[k*PortW +: PortW] <= reg_parent_port;
+        child_port_q[k*MaxChildren*PortW +: MaxChildren*PortW] <= reg_child_port;
       end
     end
   end
@@ -249,6 +287,8 @@ module meshsync_barrier_regfile #(
   assign child_x_o = child_x_q;
   assign child_y_o = child_y_q;
   assign child_route_o = child_route_q;
+  assign parent_port_o = parent_port_q;
+  assign child_port_o = child_port_q;
   assign member_o = member_q;
   assign gid_o = gid_q;
   assign flags_o = flags_q;

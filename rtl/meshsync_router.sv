@@ -226,6 +226,8 @@ module meshsync_router #(
     logic [NumRegs*MaxChildren*CoordXW-1:0] child_x;
     logic [NumRegs*MaxChildren*CoordYW-1:0] child_y;
     logic [NumRegs*MaxChildren-1:0] child_route;
+    logic [NumRegs*meshsync_pkg::PortW-1:0] parent_port;
+    logic [NumRegs*MaxChildren*meshsync_pkg::PortW-1:0] child_port;
     logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_q, flags_bu;
     logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
     logic [NumRegs*NumPorts-1:0] push_up, push_rel;
@@ -265,6 +267,8 @@ module meshsync_router #(
     ) u_regfile (
       .clk_i              (clk_i),
       .rst_ni             (rst_ni),
+      .here_x_i           (my_x_i),
+      .here_y_i           (my_y_i),
       .flags_i            (flags_bu),
       .arrived_i          (arrived_bu),
       .cs_valid_i         (cs_valid),
@@ -295,6 +299,8 @@ module meshsync_router #(
       .child_x_o          (child_x),
       .child_y_o          (child_y),
       .child_route_o      (child_route),
+      .parent_port_o      (parent_port),
+      .child_port_o       (child_port),
       .flags_o            (flags_q),
       .arrived_o          (arrived_q),
       .next_valid_o       (next_valid),
@@ -328,6 +334,9 @@ module meshsync_router #(
         .child_x_i      (child_x[k*MaxChildren*CoordXW +: MaxChildren*CoordXW]),
         .child_y_i      (child_y[k*MaxChildren*CoordYW +: MaxChildren*CoordYW]),
         .child_route_i  (child_route[k*MaxChildren +: MaxChildren]),
+        .parent_port_i  (parent_port[k*meshsync_pkg::PortW +: meshsync_pkg::PortW]),
+        .child_port_i   (child_port[k*MaxChildren*meshsync_pkg::PortW +:
+                                    MaxChildren*meshsync_pkg::PortW]),
         .push_up_i      (push_up[k*NumPorts +: NumPorts]),
         .push_rel_i     (push_rel[k*NumPorts +: NumPorts]),
         .push_fb_i      ((k == 0) ? push_fb : '0),
