@@ -30,7 +30,6 @@ class ExternalRouter {
   virtual bool register_ok() const = 0;
   // After a step in `cycle`: the next cycle with work, or kNever.
   virtual std::uint64_t next_wake(std::uint64_t cycle) const = 0;
-  virtual bool idle() const = 0;
   virtual void describe_stuck(std::vector<std::string>& out) const = 0;
 };
 

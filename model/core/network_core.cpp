@@ -38,14 +38,17 @@ void NetworkCore::schedule_external(NodeId n, std::uint64_t cycle) {
   if (started_ && cycle <= last_cycle_) {
     if (!external_open_) cycle = last_cycle_ + 1;
     else {
-      if (!in_due_[n]) {
-        in_due_[n] = 1;
-        external_due_.push_back(n);
-      }
+      mark_external_due(n);
       return;
     }
   }
   schedule(n, cycle);
+}
+
+void NetworkCore::mark_external_due(NodeId n) {
+  if (in_due_[n]) return;
+  in_due_[n] = 1;
+  external_due_.push_back(n);
 }
 
 void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
@@ -181,10 +184,7 @@ void NetworkCore::run_cycle(std::uint64_t c) {
     r.scheduled_at = kNever;
     --pending_wakes_;
     if (!ext_.empty() && ext_[n]) {
-      if (!in_due_[n]) {
-        in_due_[n] = 1;
-        external_due_.push_back(n);
-      }
+      mark_external_due(n);
       continue;
     }
     progress |= r.step(c, *this);
@@ -205,7 +205,8 @@ void NetworkCore::run_cycle(std::uint64_t c) {
 void NetworkCore::run_external(std::uint64_t c) {
   external_open_ = false;
   if (external_due_.empty()) return;
-  std::vector<NodeId> due;
+  std::vector<NodeId>& due = external_stepping_;
+  due.clear();
   std::swap(due, external_due_);
   const bool progress = external_->step(c, due, *this);
   router_steps_ += due.size();

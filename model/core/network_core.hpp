@@ -125,6 +125,7 @@ class NetworkCore : private RouterLinks {
   NodeId neighbor(NodeId n, int port) const { return neighbors_[n][static_cast<std::size_t>(port)]; }
   ExternalRouter* ext(NodeId n) const { return ext_.empty() ? nullptr : ext_[n]; }
   void schedule_external(NodeId n, std::uint64_t cycle);
+  void mark_external_due(NodeId n);
 
   NetworkConfig cfg_;
   std::vector<Coord> coords_;
@@ -144,6 +145,7 @@ class NetworkCore : private RouterLinks {
   ExternalRouters* external_ = nullptr;
   std::vector<ExternalRouter*> ext_;      // per node; empty without external routers
   std::vector<NodeId> external_due_;      // external routers to step in last_cycle_
+  std::vector<NodeId> external_stepping_; // the list being stepped (reused, no allocation)
   std::vector<std::uint8_t> in_due_;      // per node: listed in external_due_
   bool external_open_ = false;            // last_cycle_'s external pass has not run yet
   std::vector<std::uint8_t> reg_ok_;      // per node: outcome of the last register write

@@ -68,9 +68,6 @@ class RtlSite final : public ExternalRouter {
     if (reg_) next = std::min(next, reg_->cycle);
     return std::max(next, c + 1);
   }
-  bool idle() const override {
-    return rtl_idle_ && flits_.empty() && credits_.empty() && local_.empty() && !reg_;
-  }
   void describe_stuck(std::vector<std::string>& out) const override {
     const std::string me = "RTL router " + where(mesh_, id_);
     const std::size_t before = out.size();
