@@ -18,3 +18,55 @@ set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)
 foreach(m ${MESHSYNC_RTL_MODULES})
   list(APPEND MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/${m})
 endforeach()
+
+# The named configurations (rtl/configurations.txt) that have `use` among their uses:
+# `out_names` gets their names; for each name N, MESHSYNC_RTL_PARAMS_<N> holds its
+# parameter text ("BufferDepth=4 Trn=2") and MESHSYNC_RTL_GARGS_<N> the same as
+# Verilator -G arguments. The Verilated class of N is named after MESHSYNC_RTL_ID_<N>.
+set(MESHSYNC_RTL_CONFIGURATIONS ${MESHSYNC_RTL_DIR}/configurations.txt)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${MESHSYNC_RTL_CONFIGURATIONS})
+function(meshsync_rtl_configurations use out_names)
+  file(STRINGS ${MESHSYNC_RTL_CONFIGURATIONS} lines REGEX "^[A-Za-z0-9]")
+  set(names "")
+  foreach(line ${lines})
+    if(NOT line MATCHES "^([^ ]+) +([^ ]+) *(.*)$")
+      message(FATAL_ERROR "rtl/configurations.txt: cannot read '${line}'")
+    endif()
+    set(name ${CMAKE_MATCH_1})
+    string(REPLACE "," ";" uses "${CMAKE_MATCH_2}")
+    string(STRIP "${CMAKE_MATCH_3}" params)
+    if(NOT use IN_LIST uses)
+      continue()
+    endif()
+    list(APPEND names ${name})
+    set(gargs "")
+    separate_arguments(plist UNIX_COMMAND "${params}")
+    foreach(p ${plist})
+      list(APPEND gargs -G${p})
+    endforeach()
+    string(MAKE_C_IDENTIFIER "${name}" id)
+    set(MESHSYNC_RTL_PARAMS_${name} "${params}" PARENT_SCOPE)
+    set(MESHSYNC_RTL_GARGS_${name} "${gargs}" PARENT_SCOPE)
+    set(MESHSYNC_RTL_ID_${name} "${id}" PARENT_SCOPE)
+  endforeach()
+  set(${out_names} ${names} PARENT_SCOPE)
+endfunction()
+
+# Writes `header`: an #include of each Verilated class of `names` (prefix `prefix`, then
+# the configuration's id) and the X-macro MESHSYNC_RTL_MODELS(X) that calls
+# X("name", Class, "parameters") once per configuration, in file order.
+function(meshsync_rtl_models_header header prefix)
+  set(includes "")
+  set(table "")
+  foreach(name ${ARGN})
+    set(cls ${prefix}${MESHSYNC_RTL_ID_${name}})
+    string(APPEND includes "#include \"${cls}.h\"\n")
+    string(APPEND table " \\\n  X(\"${name}\", ${cls}, \"${MESHSYNC_RTL_PARAMS_${name}}\")")
+  endforeach()
+  file(GENERATE OUTPUT ${header} CONTENT
+    "// Generated from rtl/configurations.txt by CMake (rtl/sources.cmake).\n#pragma once\n${includes}\n#define MESHSYNC_RTL_MODELS(X)${table}\n")
+endfunction()
+
+# Co-simulated routers take coordinates for the largest mesh the flit's destination fields
+# address (model/core/flit_format.hpp: 7 bits each), so one build serves every mesh.
+set(MESHSYNC_COSIM_MESH_GARGS -GMeshW=128 -GMeshH=128)

@@ -5,10 +5,18 @@
 
 namespace meshsync {
 
+std::string pattern_name(TrafficPattern p) {
+  switch (p) {
+    case TrafficPattern::Uniform: return "uniform";
+    case TrafficPattern::Transpose: return "transpose";
+    case TrafficPattern::Hotspot: return "hotspot";
+  }
+  return "?";
+}
+
 TrafficPattern parse_pattern(const std::string& s) {
-  if (s == "uniform") return TrafficPattern::Uniform;
-  if (s == "transpose") return TrafficPattern::Transpose;
-  if (s == "hotspot") return TrafficPattern::Hotspot;
+  for (TrafficPattern p : kAllPatterns)
+    if (pattern_name(p) == s) return p;
   throw ConfigError("unknown traffic pattern '" + s + "' (expected uniform, transpose or hotspot)");
 }
 
@@ -31,14 +39,14 @@ TrafficGenerator::TrafficGenerator(const TrafficParams& p, const MeshShape& mesh
       window_begin_(start_cycle + p.warmup),
       window_end_(start_cycle + p.warmup + p.cycles),
       rng_(p.seed),
-      gap_(std::min(1.0, p.rate / p.flits)) {
+      packet_chance_(std::min(1.0, p.rate / p.flits)) {
   // Bernoulli injection per cycle is a geometric gap between packets; drawing the gap
   // keeps idle nodes free of per-cycle work.
   for (int n = 0; n < mesh_.nodes(); ++n)
     next_.push({start_cycle + gap(), static_cast<NodeId>(n)});
 }
 
-std::uint64_t TrafficGenerator::gap() { return gap_(rng_); }
+std::uint64_t TrafficGenerator::gap() { return rng_.geometric(packet_chance_); }
 
 std::uint64_t TrafficGenerator::next_cycle() const {
   // Like BookSim, keep offering load after the window until every measured packet has
@@ -51,9 +59,8 @@ std::uint64_t TrafficGenerator::next_cycle() const {
 NodeId TrafficGenerator::pick_dest(NodeId src) {
   const int n = mesh_.nodes();
   const auto uniform_other = [&] {
-    std::uniform_int_distribution<int> d(0, n - 2);
-    const int k = d(rng_);
-    return static_cast<NodeId>(k >= static_cast<int>(src) ? k + 1 : k);
+    const auto k = static_cast<NodeId>(rng_.below(static_cast<std::uint64_t>(n - 1)));
+    return k >= src ? k + 1 : k;
   };
   switch (p_.pattern) {
     case TrafficPattern::Transpose: {
@@ -62,8 +69,7 @@ NodeId TrafficGenerator::pick_dest(NodeId src) {
     }
     case TrafficPattern::Hotspot: {
       const NodeId hot = mesh_.id({mesh_.width / 2, mesh_.height / 2});
-      std::bernoulli_distribution to_hot(p_.hotspot_fraction);
-      if (src != hot && to_hot(rng_)) return hot;
+      if (src != hot && rng_.bernoulli(p_.hotspot_fraction)) return hot;
       return uniform_other();
     }
     case TrafficPattern::Uniform:

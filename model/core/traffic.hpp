@@ -6,16 +6,19 @@
 
 #include <cstdint>
 #include <queue>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "network_core.hpp"
 #include "packet.hpp"
+#include "random.hpp"
 
 namespace meshsync {
 
 enum class TrafficPattern { Uniform, Transpose, Hotspot };
+inline constexpr TrafficPattern kAllPatterns[] = {TrafficPattern::Uniform, TrafficPattern::Transpose,
+                                                  TrafficPattern::Hotspot};
+std::string pattern_name(TrafficPattern p);          // "uniform", "transpose", "hotspot"
 TrafficPattern parse_pattern(const std::string& s);  // throws ConfigError
 
 struct TrafficParams {
@@ -67,8 +70,8 @@ class TrafficGenerator : public TrafficSource {
   MeshShape mesh_;
   std::uint64_t window_begin_;
   std::uint64_t window_end_;
-  std::mt19937_64 rng_;
-  std::geometric_distribution<std::uint64_t> gap_;
+  Random rng_;
+  double packet_chance_;  // that a node starts a packet in a cycle
   std::priority_queue<NodeEvent, std::vector<NodeEvent>, std::greater<NodeEvent>> next_;  // next packet per node
   Scoreboard board_;
   // Latency histogram (one bin per cycle): exact percentiles in memory that does not

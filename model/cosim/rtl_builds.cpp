@@ -1,36 +1,27 @@
 #include "rtl_builds.hpp"
 
-#include "Vrouter_sc_default.h"
+#include "rtl_cosim_models.hpp"  // generated from rtl/configurations.txt (use "cosim")
 
 namespace meshsync::rtl {
 
 namespace {
-std::string describe(const RtlParams& p) {
-  return p.name + " (buffer-depth " + std::to_string(p.buffer_depth) + ", sync-buffer-depth " +
-         std::to_string(p.sync_buffer_depth) + ", barrier-registers " + std::to_string(p.num_regs) +
-         ", max-children " + std::to_string(p.max_children) + ", trn " + std::to_string(p.trn) +
-         ", trm " + std::to_string(p.trm) + ", mesh up to " + std::to_string(p.mesh_w) + "x" +
-         std::to_string(p.mesh_h) + ")";
-}
-
-bool matches(const RtlParams& p, const NetworkConfig& c) {
-  return static_cast<std::uint32_t>(p.buffer_depth) == c.router.buffer_depth &&
-         static_cast<std::uint32_t>(p.sync_buffer_depth) == c.router.sync_buffer_depth &&
-         static_cast<std::uint32_t>(p.num_regs) == c.router.barrier_registers &&
-         static_cast<std::uint32_t>(p.max_children) == c.router.max_children &&
-         static_cast<std::uint32_t>(p.trn) == c.timing.trn && static_cast<std::uint32_t>(p.trm) == c.timing.trm &&
-         c.mesh.width <= p.mesh_w && c.mesh.height <= p.mesh_h;
+template <class Model>
+RtlBuild make_build(const char* name, const char* verilog_params) {
+  RtlParams p = parse_rtl_params(name, verilog_params);
+  // Co-simulated routers address any mesh the flit format can (model/CMakeLists.txt).
+  p.mesh_w = p.mesh_h = flit_format::kMaxMeshSide;
+  return RtlBuild{p, [p](const char* instance) -> std::unique_ptr<ScRouter> {
+                    return std::make_unique<VerilatedScRouter<Model>>(instance, p);
+                  }};
 }
 }  // namespace
 
 std::vector<RtlBuild>& rtl_builds() {
-  // The default router of docs/rtl.md with 7-bit coordinates: any mesh the flit format
-  // can address (128x128).
   static std::vector<RtlBuild> builds{
-      RtlBuild{RtlParams{"default", 128, 128, 16, 4, 4, 8, 5, 30},
-               [](const char* n) -> std::unique_ptr<ScRouter> {
-                 return std::make_unique<VerilatedScRouter<Vrouter_sc_default>>(n, rtl_builds()[0].params);
-               }}};
+#define MESHSYNC_BUILD(n, cls, params) make_build<cls>(n, params),
+      MESHSYNC_RTL_MODELS(MESHSYNC_BUILD)
+#undef MESHSYNC_BUILD
+  };
   return builds;
 }
 
@@ -47,14 +38,18 @@ const RtlBuild& find_rtl_build(const NetworkConfig& cfg, const std::string& name
     }
     have += (have.empty() ? "" : "; ") + describe(b.params);
   }
-  throw ConfigError("no Verilated RTL router matches this run (buffer-depth " +
-                    std::to_string(cfg.router.buffer_depth) + ", sync-buffer-depth " +
-                    std::to_string(cfg.router.sync_buffer_depth) + ", barrier-registers " +
-                    std::to_string(cfg.router.barrier_registers) + ", max-children " +
-                    std::to_string(cfg.router.max_children) + ", trn " + std::to_string(cfg.timing.trn) +
-                    ", trm " + std::to_string(cfg.timing.trm) + ", mesh " + std::to_string(cfg.mesh.width) +
-                    "x" + std::to_string(cfg.mesh.height) + "); built: " + have +
-                    " (add a configuration in model/CMakeLists.txt)");
+  RtlParams run;
+  run.name = "this run";
+  run.mesh_w = cfg.mesh.width;
+  run.mesh_h = cfg.mesh.height;
+  run.buffer_depth = static_cast<int>(cfg.router.buffer_depth);
+  run.sync_buffer_depth = static_cast<int>(cfg.router.sync_buffer_depth);
+  run.num_regs = static_cast<int>(cfg.router.barrier_registers);
+  run.max_children = static_cast<int>(cfg.router.max_children);
+  run.trn = static_cast<int>(cfg.timing.trn);
+  run.trm = static_cast<int>(cfg.timing.trm);
+  throw ConfigError("no Verilated RTL router matches " + describe(run) + "; built: " + have +
+                    " (add a configuration with use cosim to rtl/configurations.txt)");
 }
 
 }  // namespace meshsync::rtl

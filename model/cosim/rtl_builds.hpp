@@ -1,7 +1,8 @@
 // The Verilated router configurations linked into a program. Verilog parameters are fixed
 // when Verilator builds the model, so a co-simulation needs a configuration whose
-// parameters equal the run's NetworkConfig (model/CMakeLists.txt lists them; add one
-// there to co-simulate other depths, register counts or router delays).
+// parameters equal the run's NetworkConfig (those with use "cosim" in
+// rtl/configurations.txt; add one there to co-simulate other depths, register counts or
+// router delays).
 #pragma once
 
 #include <functional>

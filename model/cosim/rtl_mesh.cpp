@@ -212,7 +212,7 @@ class RtlSite final : public ExternalRouter {
              std::uint64_t c) {
     const std::uint32_t bits = out.out_flit[o];
     const int vc = out.out_vc[o] % kVcs;
-    const bool head = bits >> 31, tail = (bits >> 30) & 1u;
+    const bool head = flit_format::kHead.get(bits), tail = flit_format::kTail.get(bits);
     // Body flits carry no address: they follow their head's input (the worm VC lock).
     std::optional<int> from;
     if (vc == kWormVc && !head) {

@@ -1,50 +1,102 @@
 #include "rtl_ports.hpp"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace meshsync::rtl {
 
+namespace ff = flit_format;
+
 std::uint32_t encode_flit(const Flit& f, const MeshShape& mesh) {
-  std::uint32_t b = (static_cast<std::uint32_t>(f.head) << 31) |
-                    (static_cast<std::uint32_t>(f.tail) << 30);
-  if (!f.head) return b | (f.payload & 0x3fffffffu);
+  const std::uint32_t flags = ff::kHead.put(f.head) | ff::kTail.put(f.tail);
+  if (!f.head) return flags | ff::kPayload.put(f.payload);
   const Coord d = mesh.coord(f.dest);
-  b |= static_cast<std::uint32_t>(f.sync) << 29;
-  b |= static_cast<std::uint32_t>(f.route == Route::YX) << 28;
-  b |= (static_cast<std::uint32_t>(f.stype) & 3u) << 26;
-  b |= static_cast<std::uint32_t>(f.gid) << 18;
-  b |= (static_cast<std::uint32_t>(f.data) & 15u) << 14;
-  b |= (static_cast<std::uint32_t>(d.y) & 127u) << 7;
-  b |= static_cast<std::uint32_t>(d.x) & 127u;
-  return b;
+  return flags | ff::kSync.put(f.sync) | ff::kRoute.put(f.route == Route::YX) |
+         ff::kType.put(static_cast<std::uint32_t>(f.stype)) | ff::kGid.put(f.gid) |
+         ff::kData.put(f.data) | ff::kDestY.put(static_cast<std::uint32_t>(d.y)) |
+         ff::kDestX.put(static_cast<std::uint32_t>(d.x));
 }
 
-bool is_sync_head(std::uint32_t b) { return (b >> 31) && ((b >> 29) & 1u); }
+bool is_sync_head(std::uint32_t b) { return ff::kHead.get(b) && ff::kSync.get(b); }
 
 Flit decode_sync(std::uint32_t b, const MeshShape& mesh, NodeId self) {
-  const Coord dest{static_cast<int>(b & 127u), static_cast<int>((b >> 7) & 127u)};
-  return make_sync(static_cast<SyncType>((b >> 26) & 3u), static_cast<std::uint8_t>((b >> 18) & 255u),
-                   self, mesh.id(dest), ((b >> 28) & 1u) ? Route::YX : Route::XY,
-                   static_cast<std::uint8_t>((b >> 14) & 15u));
+  const Coord dest{static_cast<int>(ff::kDestX.get(b)), static_cast<int>(ff::kDestY.get(b))};
+  return make_sync(static_cast<SyncType>(ff::kType.get(b)), static_cast<std::uint8_t>(ff::kGid.get(b)),
+                   self, mesh.id(dest), ff::kRoute.get(b) ? Route::YX : Route::XY,
+                   static_cast<std::uint8_t>(ff::kData.get(b)));
 }
 
 std::string describe_flit(std::uint32_t b) {
   static const char* const type[4] = {"arrive", "release", "setup", "teardown"};
   std::ostringstream s;
   s << "0x" << std::hex << b << std::dec << " (";
-  const bool head = b >> 31, tail = (b >> 30) & 1u;
-  if (!head) {
-    s << (tail ? "tail" : "body") << " payload 0x" << std::hex << (b & 0x3fffffffu) << std::dec;
-  } else if ((b >> 29) & 1u) {
-    s << "sync " << type[(b >> 26) & 3u] << " gid " << ((b >> 18) & 255u) << " data "
-      << ((b >> 14) & 15u) << " dest (" << (b & 127u) << "," << ((b >> 7) & 127u) << ") R="
-      << (((b >> 28) & 1u) ? "YX" : "XY");
+  const bool tail = ff::kTail.get(b);
+  const auto dest = [&] { s << " dest (" << ff::kDestX.get(b) << "," << ff::kDestY.get(b) << ")"; };
+  if (!ff::kHead.get(b)) {
+    s << (tail ? "tail" : "body") << " payload 0x" << std::hex << ff::kPayload.get(b) << std::dec;
+  } else if (ff::kSync.get(b)) {
+    s << "sync " << type[ff::kType.get(b)] << " gid " << ff::kGid.get(b) << " data " << ff::kData.get(b);
+    dest();
+    s << " R=" << (ff::kRoute.get(b) ? "YX" : "XY");
   } else {
-    s << (tail ? "head+tail" : "head") << " dest (" << (b & 127u) << "," << ((b >> 7) & 127u)
-      << ")";
+    s << (tail ? "head+tail" : "head");
+    dest();
   }
   s << ")";
+  return s.str();
+}
+
+RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_params) {
+  RtlParams p;
+  p.name = name;
+  const std::map<std::string, int*> field{{"MeshW", &p.mesh_w},
+                                          {"MeshH", &p.mesh_h},
+                                          {"BufferDepth", &p.buffer_depth},
+                                          {"SyncBufferDepth", &p.sync_buffer_depth},
+                                          {"NumRegs", &p.num_regs},
+                                          {"MaxChildren", &p.max_children},
+                                          {"Trn", &p.trn},
+                                          {"Trm", &p.trm}};
+  std::istringstream in(verilog_params);
+  for (std::string item; in >> item;) {
+    const auto eq = item.find('=');
+    const auto f = field.find(item.substr(0, eq));
+    if (eq == std::string::npos || f == field.end())
+      throw std::invalid_argument("RTL configuration " + name + ": '" + item +
+                                  "' is not a parameter the model mirrors");
+    *f->second = std::stoi(item.substr(eq + 1));
+  }
+  return p;
+}
+
+NetworkConfig network_config(const RtlParams& p) {
+  NetworkConfig c;
+  c.mesh = MeshShape{p.mesh_w, p.mesh_h};
+  c.timing.trn = static_cast<std::uint32_t>(p.trn);
+  c.timing.trm = static_cast<std::uint32_t>(p.trm);
+  c.router.buffer_depth = static_cast<std::uint32_t>(p.buffer_depth);
+  c.router.sync_buffer_depth = static_cast<std::uint32_t>(p.sync_buffer_depth);
+  c.router.barrier_registers = static_cast<std::uint32_t>(p.num_regs);
+  c.router.max_children = static_cast<std::uint32_t>(p.max_children);
+  return c;
+}
+
+bool matches(const RtlParams& p, const NetworkConfig& c) {
+  const NetworkConfig r = network_config(p);
+  return r.router.buffer_depth == c.router.buffer_depth &&
+         r.router.sync_buffer_depth == c.router.sync_buffer_depth &&
+         r.router.barrier_registers == c.router.barrier_registers &&
+         r.router.max_children == c.router.max_children && r.timing.trn == c.timing.trn &&
+         r.timing.trm == c.timing.trm && c.mesh.width <= p.mesh_w && c.mesh.height <= p.mesh_h;
+}
+
+std::string describe(const RtlParams& p) {
+  std::ostringstream s;
+  s << p.name << " (buffer-depth " << p.buffer_depth << ", sync-buffer-depth " << p.sync_buffer_depth
+    << ", barrier-registers " << p.num_regs << ", max-children " << p.max_children << ", trn "
+    << p.trn << ", trm " << p.trm << ", mesh up to " << p.mesh_w << "x" << p.mesh_h << ")";
   return s.str();
 }
 

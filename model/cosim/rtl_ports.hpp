@@ -8,24 +8,41 @@
 #include <string>
 
 #include "model/core/barrier_register.hpp"
+#include "model/core/config.hpp"
 #include "model/core/flit.hpp"
+#include "model/core/flit_format.hpp"
 #include "model/core/geometry.hpp"
 
 namespace meshsync::rtl {
 
 // Parameters a Verilated configuration was built with (they are Verilog parameters, so
-// fixed when the model is built; CMake lists the configurations).
+// fixed when the model is built; rtl/configurations.txt names the configurations). The
+// router's defaults are config.hpp's: rtl/meshsync_router.sv declares the same values
+// (tb/rtl/test_contract.cpp checks).
 struct RtlParams {
   std::string name;
-  int mesh_w = 8;  // largest mesh side the coordinates can hold
+  // Largest mesh side the coordinates can hold: RTL only (the RTL's defaults, 8x8).
+  int mesh_w = 8;
   int mesh_h = 8;
-  int buffer_depth = 16;
-  int sync_buffer_depth = 4;
-  int num_regs = 4;
-  int max_children = 8;
-  int trn = 5;
-  int trm = 30;
+  int buffer_depth = static_cast<int>(RouterParams{}.buffer_depth);
+  int sync_buffer_depth = static_cast<int>(RouterParams{}.sync_buffer_depth);
+  int num_regs = static_cast<int>(RouterParams{}.barrier_registers);
+  int max_children = static_cast<int>(RouterParams{}.max_children);
+  int trn = static_cast<int>(Timing{}.trn);
+  int trm = static_cast<int>(Timing{}.trm);
 };
+
+// A configuration from its line in rtl/configurations.txt: the Verilog parameters that
+// differ from the defaults, "BufferDepth=4 Trn=2 ...". Throws std::invalid_argument for
+// a parameter the model has no counterpart for or a malformed entry.
+RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_params);
+// The network parameters a configuration's router behaves like (timing other than trn and
+// trm, which the router does not see, keeps config.hpp's defaults).
+NetworkConfig network_config(const RtlParams& p);
+// Whether a run with `c` can use routers built with `p`.
+bool matches(const RtlParams& p, const NetworkConfig& c);
+// "default (buffer-depth 16, ...)" for messages.
+std::string describe(const RtlParams& p);
 
 enum class RegOp : std::uint8_t { None = 0, Program = 1, Free = 2 };
 

@@ -13,7 +13,8 @@
 
 using namespace meshsync;
 
-int main(int argc, char** argv) {
+// The program's entry: libsystemc's main() calls sc_main and exits with its result.
+int sc_main(int argc, char* argv[]) {
   CLI::App app{"meshsync-bench: router-cycles simulated per wall second"};
   std::string scenario = "uniform", mesh_text = "8x8";
   double rate = 0.1;

@@ -14,6 +14,8 @@
 #endif
 #include "../collective/member_spec.hpp"
 #include "../runtime/machine.hpp"
+#include "enum_names.hpp"
+#include "json_io.hpp"
 
 namespace meshsync {
 
@@ -21,22 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-std::uint32_t checked(std::int64_t v, const char* name, std::int64_t min) {
-  if (v < 0) throw ConfigError(fmt::format("{} must not be negative, got {}", name, v));
-  if (v < min) throw ConfigError(fmt::format("{} must be at least {}, got {}", name, min, v));
-  if (v > 100000000) throw ConfigError(fmt::format("{} is too large: {}", name, v));
-  return static_cast<std::uint32_t>(v);
-}
-
-json coord_json(const MeshShape& mesh, NodeId n) {
-  const Coord c = mesh.coord(n);
-  return json::array({c.x, c.y});
-}
-
-std::string coord_text(const MeshShape& mesh, NodeId n) {
-  const Coord c = mesh.coord(n);
-  return fmt::format("({},{})", c.x, c.y);
-}
+std::string coord_text(Coord c) { return fmt::format("({},{})", c.x, c.y); }
 
 // The program's one Machine is never destroyed: SystemC removes objects from its
 // registries one by one in linear time, so tearing down 8192 modules of a 64x64 mesh
@@ -45,14 +32,6 @@ std::string coord_text(const MeshShape& mesh, NodeId n) {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-json timing_json(const Timing& t) {
-  return json{{"ts", t.ts}, {"tp", t.tp}, {"trn", t.trn}, {"trm", t.trm}};
-}
-
-}  // namespace
-
-namespace {
 
 // RTL routers in place of the cores (--rtl, --lockstep, --trace); null when none asked.
 struct Cosim {
@@ -63,16 +42,17 @@ struct Cosim {
   std::string config;
 };
 
-Cosim attach_rtl(Machine& m, const NetworkOptions& o, const NetworkConfig& cfg, std::uint64_t seed) {
+Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
   Cosim c;
   if (o.rtl.empty() && o.lockstep.empty()) {
     if (!o.trace.empty()) throw ConfigError("--trace needs RTL routers: add --rtl or --lockstep");
     return c;
   }
 #ifdef MESHSYNC_HAVE_COSIM
+  const MeshShape& mesh = o.config.mesh;
   rtl::CosimOptions opt;
-  if (!o.rtl.empty()) opt.rtl = parse_members(o.rtl, cfg.mesh, seed);
-  if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, cfg.mesh, seed);
+  if (!o.rtl.empty()) opt.rtl = parse_members(o.rtl, mesh, seed);
+  if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, mesh, seed);
   if (!o.trace.empty()) {
     const std::string& t = o.trace;
     if (t.size() < 5 || t.compare(t.size() - 4, 4, ".fst") != 0)
@@ -87,14 +67,13 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, const NetworkConfig& cfg, 
   return c;
 #else
   (void)m;
-  (void)cfg;
   (void)seed;
   throw ConfigError("this meshsync was built without RTL co-simulation (Verilator not found)");
 #endif
 }
 
-json cosim_json(const Cosim& c) {
-  return json{{"routers", c.rtl}, {"lockstep", c.lockstep}, {"config", c.config}};
+void to_json(json& j, const Cosim& c) {
+  j = json{{"routers", c.rtl}, {"lockstep", c.lockstep}, {"config", c.config}};
 }
 
 void print_cosim(const Cosim& c) {
@@ -103,62 +82,29 @@ void print_cosim(const Cosim& c) {
              c.rtl, c.config, c.lockstep);
 }
 
-}  // namespace
-
-NetworkConfig NetworkOptions::resolve() const {
-  NetworkConfig c;
-  c.mesh = parse_mesh(mesh);
-  c.timing.ts = checked(ts, "ts", 1);
-  c.timing.tp = checked(tp, "tp", 1);
-  c.timing.trn = checked(trn, "trn", 1);
-  c.timing.trm = checked(trm, "trm", 1);
-  c.router.buffer_depth = checked(buffer_depth, "buffer-depth", 1);
-  c.router.sync_buffer_depth = checked(sync_buffer_depth, "sync-buffer-depth", 1);
-  c.router.barrier_registers = checked(registers, "registers", 0);
-  c.router.max_children = checked(max_children, "max-children", 4);
-  if (deadlock_cycles < 1) throw ConfigError("deadlock-cycles must be positive");
-  c.deadlock_cycles = static_cast<std::uint64_t>(deadlock_cycles);
-  c.validate();
-  return c;
+// Every JSON output ends with the network it ran on and the host time, so a result can
+// be reproduced and compared from its file alone.
+void print_json(json j, const NetworkConfig& cfg, const Cosim& cosim, double wall) {
+  j.update(json(cfg));
+  if (cosim.rtl) j["rtl"] = cosim;
+  j["wall_seconds"] = wall;
+  std::cout << j.dump(2) << "\n";
 }
 
-namespace {
-
-std::vector<BarrierScheme> parse_schemes(const std::string& text) {
-  std::vector<BarrierScheme> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t end = std::min(text.find(',', start), text.size());
-    const BarrierScheme s = parse_scheme(text.substr(start, end - start));
-    if (std::find(out.begin(), out.end(), s) != out.end())
-      throw ConfigError("scheme '" + scheme_name(s) + "' given twice");
-    out.push_back(s);
-    start = end + 1;
-  }
-  return out;
+void check_distinct(const std::vector<BarrierScheme>& schemes) {
+  for (auto s = schemes.begin(); s != schemes.end(); ++s)
+    if (std::find(schemes.begin(), s, *s) != s)
+      throw ConfigError("scheme '" + scheme_name(*s) + "' given twice");
 }
 
-struct BarrierRun {
-  Communicator comm;
-  BarrierMeasurement m;
-};
-
-json run_json(const BarrierRun& r, const NetworkConfig& cfg) {
-  const BarrierTree& t = *r.comm.tree;
-  return json{{"members", t.nodes().size()},
-              {"root", coord_json(cfg.mesh, t.root())},
-              {"height", t.height()},
-              {"latency_cycles", r.m.latency_cycles},
-              {"analytic_cycles", t.analytic_cycles(cfg.timing)},
-              {"hops", r.m.hops},
-              {"software_fallbacks", r.m.software_fallbacks},
-              {"barrier_wall_seconds", r.m.wall_seconds}};
+BarrierRun measured_run(const BarrierTree& t, const NetworkConfig& cfg, const BarrierMeasurement& m) {
+  return BarrierRun{t.nodes().size(), cfg.mesh.coord(t.root()), t.height(),
+                    t.analytic_cycles(cfg.timing), m};
 }
 
 // One scheme's runs as one JSON object: the run itself, or means with the runs inside.
-json scheme_json(BarrierScheme scheme, const std::vector<BarrierRun>& runs, const NetworkConfig& cfg) {
-  json jr = json::array();
-  for (const BarrierRun& r : runs) jr.push_back(run_json(r, cfg));
+json scheme_json(BarrierScheme scheme, const std::vector<BarrierRun>& runs) {
+  const json jr = runs;
   json j;
   if (runs.size() == 1) {
     j = jr[0];
@@ -181,7 +127,7 @@ json scheme_json(BarrierScheme scheme, const std::vector<BarrierRun>& runs, cons
 
 double mean_latency(const std::vector<BarrierRun>& runs) {
   double sum = 0;
-  for (const BarrierRun& r : runs) sum += static_cast<double>(r.m.latency_cycles);
+  for (const BarrierRun& r : runs) sum += static_cast<double>(r.measured.latency_cycles);
   return sum / static_cast<double>(runs.size());
 }
 
@@ -189,10 +135,10 @@ double mean_latency(const std::vector<BarrierRun>& runs) {
 
 int run_barrier(const BarrierOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
-  const NetworkConfig cfg = o.net.resolve();
-  const std::vector<BarrierScheme> schemes = parse_schemes(o.scheme);
-  if (o.repeat < 1) throw ConfigError(fmt::format("repeat must be at least 1, got {}", o.repeat));
-  if (o.repeat > 100000) throw ConfigError(fmt::format("repeat must be at most 100000, got {}", o.repeat));
+  const NetworkConfig& cfg = o.net.config;
+  cfg.validate();
+  const std::vector<BarrierScheme>& schemes = o.schemes;
+  check_distinct(schemes);
   // Random member sets are drawn afresh for every repetition (seed, seed+1, ...), as the
   // paper averages over random groups; explicit sets repeat the same group. Every scheme
   // sees the same member sets.
@@ -201,7 +147,7 @@ int run_barrier(const BarrierOptions& o) {
     member_sets.push_back(parse_members(o.members, cfg.mesh, o.seed + static_cast<std::uint64_t>(i)));
 
   Machine& machine = *new Machine(cfg);  // never destroyed, see above
-  const Cosim cosim = attach_rtl(machine, o.net, cfg, o.seed);
+  const Cosim cosim = attach_rtl(machine, o.net, o.seed);
   std::optional<VcdProbe> vcd;
   if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
 
@@ -210,7 +156,7 @@ int run_barrier(const BarrierOptions& o) {
     for (std::size_t s = 0; s < schemes.size(); ++s)
       for (const auto& members : member_sets) {
         Communicator c = machine.groups().create(cfg.mesh, members, schemes[s]);
-        runs[s].push_back(BarrierRun{c, measure_barrier(machine, c)});
+        runs[s].push_back(measured_run(*c.tree, cfg, measure_barrier(machine, c)));
         machine.groups().free(c);
       }
   });
@@ -222,21 +168,17 @@ int run_barrier(const BarrierOptions& o) {
   if (o.json) {
     json j;
     if (schemes.size() == 1) {
-      j = scheme_json(schemes[0], runs[0], cfg);
+      j = scheme_json(schemes[0], runs[0]);
     } else {
       j["schemes"] = json::array();
       for (std::size_t s = 0; s < schemes.size(); ++s)
-        j["schemes"].push_back(scheme_json(schemes[s], runs[s], cfg));
+        j["schemes"].push_back(scheme_json(schemes[s], runs[s]));
       if (schemes.size() == 2)
         j["speedup"] = speedup;
     }
-    j["mesh"] = json::array({mesh.width, mesh.height});
-    j["timing"] = timing_json(cfg.timing);
     j["seed"] = o.seed;
     j["repeat"] = o.repeat;
-    if (cosim.rtl) j["rtl"] = cosim_json(cosim);
-    j["wall_seconds"] = wall;
-    std::cout << j.dump(2) << "\n";
+    print_json(std::move(j), cfg, cosim, wall);
     return 0;
   }
   fmt::print("barrier on a {}x{} mesh  ts={} tp={} trn={} trm={}  registers={}\n", mesh.width,
@@ -247,11 +189,10 @@ int run_barrier(const BarrierOptions& o) {
   for (std::size_t s = 0; s < schemes.size(); ++s)
     for (std::size_t i = 0; i < runs[s].size(); ++i) {
       const BarrierRun& r = runs[s][i];
-      const BarrierTree& t = *r.comm.tree;
       fmt::print("{:>6} {:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n",
-                 scheme_name(schemes[s]), i + 1, t.nodes().size(), coord_text(mesh, t.root()),
-                 t.height(), r.m.latency_cycles, t.analytic_cycles(cfg.timing), r.m.hops,
-                 r.m.software_fallbacks);
+                 scheme_name(schemes[s]), i + 1, r.members, coord_text(r.root), r.height,
+                 r.measured.latency_cycles, r.analytic_cycles, r.measured.hops,
+                 r.measured.software_fallbacks);
     }
   if (schemes.size() == 2)
     fmt::print("{} over {}: {:.2f}x faster (mean simulated latency)\n", scheme_name(schemes[0]),
@@ -262,8 +203,8 @@ int run_barrier(const BarrierOptions& o) {
 }
 
 int run_tree(const TreeOptions& o) {
-  const MeshShape mesh = parse_mesh(o.mesh);
-  const BarrierScheme scheme = parse_scheme(o.scheme);
+  const MeshShape& mesh = o.mesh;
+  const BarrierScheme scheme = o.scheme;
   if (o.json && o.dot) throw ConfigError("choose one of --json and --dot");
   const BarrierTree t = build_tree(scheme, mesh, parse_members(o.members, mesh, o.seed));
   // Children are named by the port the distribution leaves the parent through.
@@ -276,17 +217,17 @@ int run_tree(const TreeOptions& o) {
       json children = json::object();
       for (const ChildLink& c : n.children) {
         const std::string key(child_port(n.node, c));
-        if (scheme == BarrierScheme::BTM) children[key] = coord_json(mesh, c.node);
-        else children[key].push_back(coord_json(mesh, c.node));
+        if (scheme == BarrierScheme::BTM) children[key] = mesh.coord(c.node);
+        else children[key].push_back(mesh.coord(c.node));
       }
-      nodes.push_back(json{{"node", coord_json(mesh, n.node)},
-                           {"parent", n.parent ? coord_json(mesh, *n.parent) : json(nullptr)},
+      nodes.push_back(json{{"node", mesh.coord(n.node)},
+                           {"parent", n.parent ? json(mesh.coord(*n.parent)) : json(nullptr)},
                            {"r", std::string(route_name(n.r))},  // the root's is unused
                            {"children", children}});
     }
     json j{{"scheme", scheme_name(scheme)},
-           {"mesh", json::array({mesh.width, mesh.height})},
-           {"root", coord_json(mesh, t.root())},
+           {"mesh", mesh},
+           {"root", mesh.coord(t.root())},
            {"height", t.height()},
            {"nodes", nodes}};
     std::cout << j.dump(2) << "\n";
@@ -304,15 +245,15 @@ int run_tree(const TreeOptions& o) {
     return 0;
   }
   fmt::print("{} tree on a {}x{} mesh: {} members, root {}, height {}\n", scheme_name(scheme),
-             mesh.width, mesh.height, t.nodes().size(), coord_text(mesh, t.root()), t.height());
+             mesh.width, mesh.height, t.nodes().size(), coord_text(mesh.coord(t.root())), t.height());
   fmt::print("{:>9} {:>9} {:>3} {:>5} {:>6}  {}\n", "member", "parent P", "R", "depth", "hops",
              "children (port: member)");
   for (const TreeNode& n : t.nodes()) {
     std::string kids;
     for (const ChildLink& c : n.children)
-      kids += fmt::format("{}:{} ", child_port(n.node, c), coord_text(mesh, c.node));
-    fmt::print("{:>9} {:>9} {:>3} {:>5} {:>6}  {}\n", coord_text(mesh, n.node),
-               n.parent ? coord_text(mesh, *n.parent) : "-", n.parent ? route_name(n.r) : "-",
+      kids += fmt::format("{}:{} ", child_port(n.node, c), coord_text(mesh.coord(c.node)));
+    fmt::print("{:>9} {:>9} {:>3} {:>5} {:>6}  {}\n", coord_text(mesh.coord(n.node)),
+               n.parent ? coord_text(mesh.coord(*n.parent)) : "-", n.parent ? route_name(n.r) : "-",
                n.depth, n.path_hops, kids);
   }
   return 0;
@@ -320,19 +261,13 @@ int run_tree(const TreeOptions& o) {
 
 int run_traffic(const TrafficOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
-  const NetworkConfig cfg = o.net.resolve();
-  TrafficParams p;
-  p.pattern = parse_pattern(o.pattern);
-  p.rate = o.rate;
-  p.flits = static_cast<std::uint16_t>(checked(o.flits, "flits", 1));
-  if (o.flits > 1024) throw ConfigError("flits must be at most 1024");
-  p.cycles = checked(o.cycles, "cycles", 1);
-  p.warmup = checked(o.warmup, "warmup", 0);
-  p.seed = o.seed;
+  const NetworkConfig& cfg = o.net.config;
+  cfg.validate();
+  const TrafficParams& p = o.params;
   p.validate(cfg.mesh);
 
   Machine& machine = *new Machine(cfg);  // never destroyed, see above
-  const Cosim cosim = attach_rtl(machine, o.net, cfg, o.seed);
+  const Cosim cosim = attach_rtl(machine, o.net, p.seed);
   std::optional<VcdProbe> vcd;
   if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
   // From cycle 1: the NI hands a packet over a cycle before it enters (NetworkCore::run_cycle).
@@ -353,32 +288,14 @@ int run_traffic(const TrafficOptions& o) {
   const double router_cycles = static_cast<double>(cycles) * cfg.mesh.nodes();
   const double wall = seconds_since(wall0);
   if (o.json) {
-    json j{{"mesh", json::array({cfg.mesh.width, cfg.mesh.height})},
-           {"pattern", o.pattern},
-           {"rate", p.rate},
-           {"flits", p.flits},
-           {"warmup", p.warmup},
-           {"cycles", cycles},
-           {"measured_cycles", p.cycles},
-           {"offered", r.offered},
-           {"accepted", r.accepted},
-           {"latency_avg", r.latency_avg},
-           {"latency_p99", r.latency_p99},
-           {"latency_max", r.latency_max},
-           {"hops_avg", r.hops_avg},
-           {"packets_measured", r.packets_measured},
-           {"packets_delivered", r.packets_delivered},
-           {"flits_delivered", r.flits_delivered},
-           {"router_cycles_per_second", router_cycles / sim_wall},
-           {"timing", timing_json(cfg.timing)},
-           {"seed", p.seed},
-           {"wall_seconds", wall}};
-    if (cosim.rtl) j["rtl"] = cosim_json(cosim);
-    std::cout << j.dump(2) << "\n";
+    json j = r;
+    j.update(json(p));
+    j["router_cycles_per_second"] = router_cycles / sim_wall;
+    print_json(std::move(j), cfg, cosim, wall);
     return 0;
   }
-  fmt::print("traffic  {} on a {}x{} mesh, rate {} flits/node/cycle, {}-flit packets\n", o.pattern,
-             cfg.mesh.width, cfg.mesh.height, p.rate, p.flits);
+  fmt::print("traffic  {} on a {}x{} mesh, rate {} flits/node/cycle, {}-flit packets\n",
+             pattern_name(p.pattern), cfg.mesh.width, cfg.mesh.height, p.rate, p.flits);
   fmt::print("  offered   {:.4f}   accepted {:.4f} flits/node/cycle\n", r.offered, r.accepted);
   fmt::print("  latency   avg {:.2f}   p99 {}   max {} cycles ({} packets measured)\n",
              r.latency_avg, r.latency_p99, r.latency_max, r.packets_measured);

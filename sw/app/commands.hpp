@@ -4,28 +4,28 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "../../model/core/config.hpp"
+#include "../../model/core/traffic.hpp"
+#include "../collective/barrier_tree.hpp"
+#include "../runtime/machine.hpp"
 
 namespace meshsync {
 
-// Network options shared by the subcommands, as the user typed them (signed, so that a
-// negative value gets a clear message instead of a wrap-around).
+// Network options shared by the subcommands. The CLI writes straight into `config`, so
+// the defaults are config.hpp's; config.validate() checks how the values combine.
 struct NetworkOptions {
-  std::string mesh = "8x8";
-  std::int64_t ts = 1000, tp = 5, trn = 5, trm = 30;
-  std::int64_t buffer_depth = 16, sync_buffer_depth = 4, registers = 4, max_children = 8;
-  std::int64_t deadlock_cycles = 100000;
+  NetworkConfig config;
   // RTL co-simulation (docs/rtl.md): positions "all" | "x,y;x,y;..." | "random:N".
   std::string rtl, lockstep;
   std::string trace;  // FST of the Verilated routers
-  NetworkConfig resolve() const;  // throws ConfigError
 };
 
 struct BarrierOptions {
   NetworkOptions net;
   std::string members = "all";
-  std::string scheme = "btm";
+  std::vector<BarrierScheme> schemes{BarrierScheme::BTM};  // two: compare them
   std::int64_t repeat = 1;
   std::uint64_t seed = 1;
   bool json = false;
@@ -34,9 +34,9 @@ struct BarrierOptions {
 int run_barrier(const BarrierOptions& o);
 
 struct TreeOptions {
-  std::string mesh = "8x8";
+  MeshShape mesh = NetworkConfig{}.mesh;
   std::string members = "all";
-  std::string scheme = "btm";
+  BarrierScheme scheme = BarrierScheme::BTM;
   std::uint64_t seed = 1;
   bool json = false;
   bool dot = false;
@@ -45,15 +45,19 @@ int run_tree(const TreeOptions& o);
 
 struct TrafficOptions {
   NetworkOptions net;
-  std::string pattern = "uniform";
-  double rate = 0.1;
-  std::int64_t flits = 1;
-  std::int64_t cycles = 10000;
-  std::int64_t warmup = 1000;
-  std::uint64_t seed = 1;
+  TrafficParams params;  // written by the CLI, like NetworkOptions::config
   bool json = false;
   std::string vcd;
 };
 int run_traffic(const TrafficOptions& o);
+
+// One measured barrier and the tree it ran on: a row of `meshsync barrier`.
+struct BarrierRun {
+  std::size_t members = 0;
+  Coord root;
+  int height = 0;
+  std::uint64_t analytic_cycles = 0;
+  BarrierMeasurement measured;
+};
 
 }  // namespace meshsync

@@ -1,6 +1,6 @@
 #include "yaml_config.hpp"
 
-#include <sstream>
+#include <algorithm>
 
 #include <yaml-cpp/yaml.h>
 
@@ -23,6 +23,40 @@ std::string YamlConfig::to_config(const CLI::App* app, bool default_also, bool,
   return std::string(out.c_str()) + "\n";
 }
 
+// The file is read after the command line, so the subcommand is known; before one is
+// chosen the keys belong to the program itself.
+const CLI::App* YamlConfig::target() const {
+  const auto subs = root_->get_subcommands();
+  return subs.empty() ? root_ : subs.front();
+}
+
+namespace {
+
+// The option a key sets: `buffer_depth` stands for `--buffer-depth`. CLI11 would report
+// an unknown one as "INI was not able to parse barrier.bogus"; the user wrote a YAML key,
+// so the message names that key.
+std::string option_name(const CLI::App& app, const std::string& key) {
+  std::string name = key;
+  std::replace(name.begin(), name.end(), '_', '-');
+  const CLI::Option* opt = app.get_option_no_throw("--" + name);
+  if (opt == nullptr || !opt->get_configurable())
+    throw CLI::ConfigError("unknown key '" + key + "' in the config file");
+  return name;
+}
+
+std::vector<std::string> scalars(const std::string& name, const YAML::Node& v) {
+  if (v.IsScalar()) return {v.as<std::string>()};
+  if (!v.IsSequence()) throw CLI::ConversionError("config key '" + name + "' must be a scalar or a list");
+  std::vector<std::string> out;
+  for (const auto& e : v) {
+    if (!e.IsScalar()) throw CLI::ConversionError("config key '" + name + "' must hold scalars");
+    out.push_back(e.as<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<CLI::ConfigItem> YamlConfig::from_config(std::istream& input) const {
   YAML::Node doc;
   try {
@@ -33,29 +67,12 @@ std::vector<CLI::ConfigItem> YamlConfig::from_config(std::istream& input) const 
   std::vector<CLI::ConfigItem> items;
   if (doc.IsNull()) return items;
   if (!doc.IsMap()) throw CLI::ConversionError("config file must be a YAML mapping of option: value");
-  std::vector<std::string> parents;
-  if (root_) {
-    const auto subs = root_->get_subcommands();
-    if (!subs.empty()) parents.push_back(subs.front()->get_name());
-  }
+  const CLI::App* app = target();
   for (const auto& kv : doc) {
     CLI::ConfigItem item;
-    item.parents = parents;
-    item.name = kv.first.as<std::string>();
-    for (char& ch : item.name)
-      if (ch == '_') ch = '-';
-    const YAML::Node& v = kv.second;
-    if (v.IsScalar()) {
-      item.inputs.push_back(v.as<std::string>());
-    } else if (v.IsSequence()) {
-      for (const auto& e : v) {
-        if (!e.IsScalar())
-          throw CLI::ConversionError("config key '" + item.name + "' must hold scalars");
-        item.inputs.push_back(e.as<std::string>());
-      }
-    } else {
-      throw CLI::ConversionError("config key '" + item.name + "' must be a scalar or a list");
-    }
+    if (app != root_) item.parents.push_back(app->get_name());
+    item.name = option_name(*app, kv.first.as<std::string>());
+    item.inputs = scalars(item.name, kv.second);
     items.push_back(std::move(item));
   }
   return items;

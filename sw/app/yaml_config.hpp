@@ -11,9 +11,11 @@ class YamlConfig : public CLI::Config {
   explicit YamlConfig(const CLI::App* root) : root_(root) {}
   std::string to_config(const CLI::App* app, bool default_also, bool write_description,
                         std::string prefix) const override;
+  // Throws CLI::ConfigError naming the first key that is no option of the subcommand.
   std::vector<CLI::ConfigItem> from_config(std::istream& input) const override;
 
  private:
+  const CLI::App* target() const;
   const CLI::App* root_;
 };
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <numeric>
-#include <random>
 #include <regex>
 
 #include "../../model/core/config.hpp"
+#include "../../model/core/random.hpp"
 
 namespace meshsync {
 
@@ -73,13 +73,9 @@ std::vector<NodeId> parse_members(const std::string& spec, const MeshShape& mesh
                         std::to_string(mesh.nodes()) + " members");
     std::vector<NodeId> all(static_cast<std::size_t>(mesh.nodes()));
     std::iota(all.begin(), all.end(), 0);
-    // A partial Fisher-Yates shuffle with our own index draws: the same seed gives the
-    // same members whatever the standard library's shuffle does.
-    std::mt19937_64 rng(seed);
-    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
-      const std::size_t j = i + static_cast<std::size_t>(rng() % (all.size() - i));
-      std::swap(all[i], all[j]);
-    }
+    // A partial Fisher-Yates shuffle with portable draws (random.hpp): the same seed
+    // gives the same members with any standard library.
+    Random(seed).partial_shuffle(all.begin(), all.end(), static_cast<std::uint64_t>(n));
     all.resize(static_cast<std::size_t>(n));
     std::sort(all.begin(), all.end());
     return all;

@@ -6,10 +6,6 @@
 #include <chrono>
 #include <cstdlib>
 
-// The programs and tests that use Machine have their own main(); libsystemc still wants
-// an sc_main to link against.
-int sc_main(int, char*[]) { return 0; }
-
 namespace meshsync {
 
 namespace {
@@ -21,9 +17,12 @@ constexpr std::size_t kThreadStack = 512 * 1024;
 constexpr std::size_t kThreadStack = 64 * 1024;
 #endif
 
+// Programs that use Machine enter through sc_main, and libsystemc's main() prints its
+// banner to stderr before calling it: the switch has to be set while statics are
+// initialized, before any main() runs. Error output stays one line, JSON output clean.
+[[maybe_unused]] const bool kNoBanner = setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0) == 0;
+
 void fresh_systemc_context() {
-  // JSON on stdout must not start with the SystemC banner.
-  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   // SystemC elaborates once per context; a new context lets one process simulate many
   // machines in turn. The old context is left alive: objects of earlier machines still
   // point at it while they are destroyed.

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
-#include <random>
 
 #include "Vrouter_sc_broken.h"
+#include "model/core/random.hpp"
 #include "model/core/traffic.hpp"
 #include "model/cosim/rtl_mesh.hpp"
 #include "support/sim_helpers.hpp"
@@ -58,12 +58,12 @@ MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const st
   TrafficGenerator gen(p, mesh, 1);
   m.mesh().attach_traffic(&gen);
 
-  std::mt19937_64 rng(seed);
+  Random rng(seed);
   std::vector<Communicator> comms;
   for (int g = 0; g < 3; ++g) {
     std::vector<NodeId> members;
     for (NodeId n : every_node(mesh))
-      if (rng() % 2 == 0 || n == 5) members.push_back(n);
+      if (rng.below(2) == 0 || n == 5) members.push_back(n);
     comms.push_back(m.groups().create(mesh, members, g == 2 ? BarrierScheme::CS : BarrierScheme::BTM));
   }
   MixedRun out;
@@ -72,10 +72,10 @@ MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const st
       m.spawn("", [&, c, node = t.node] {
         Node& me = m.node(node);
         join(me, c);
-        std::mt19937 r(static_cast<unsigned>(seed * 7919 + node * 31 + c.gid));
+        Random r(seed * 7919 + node * 31 + c.gid);
         // Every member runs the same number of epochs, arriving at random times.
         for (std::uint64_t e = 0; e < traffic_cycles / 400; ++e) {
-          wait_cycles(r() % 200);
+          wait_cycles(r.below(200));
           barrier(me, c);
           ++out.barriers;
         }

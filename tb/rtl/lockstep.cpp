@@ -12,13 +12,7 @@ Lockstep::Lockstep(std::unique_ptr<RtlRouter> rtl, Coord where)
   const RtlParams& p = rtl_->params();
   mesh_ = MeshShape{p.mesh_w, p.mesh_h};
   for (int n = 0; n < mesh_.nodes(); ++n) coords_.push_back(mesh_.coord(static_cast<NodeId>(n)));
-  cfg_.mesh = mesh_;
-  cfg_.timing.trn = static_cast<std::uint32_t>(p.trn);
-  cfg_.timing.trm = static_cast<std::uint32_t>(p.trm);
-  cfg_.router.buffer_depth = static_cast<std::uint32_t>(p.buffer_depth);
-  cfg_.router.sync_buffer_depth = static_cast<std::uint32_t>(p.sync_buffer_depth);
-  cfg_.router.barrier_registers = static_cast<std::uint32_t>(p.num_regs);
-  cfg_.router.max_children = static_cast<std::uint32_t>(p.max_children);
+  cfg_ = network_config(p);
   model_ = std::make_unique<RouterCore>(mesh_.id(where_), where_, cfg_, coords_.data());
   rtl_->reset(where_.x, where_.y);
   trace_ = std::getenv("MESHSYNC_LOCKSTEP_TRACE") != nullptr;

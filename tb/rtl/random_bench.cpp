@@ -4,10 +4,11 @@
 #include <deque>
 #include <functional>
 #include <map>
-#include <random>
 #include <set>
 #include <sstream>
 #include <vector>
+
+#include "model/core/random.hpp"
 
 namespace meshsync::rtl {
 
@@ -106,10 +107,8 @@ class Bench {
     std::function<void(bool, std::uint64_t)> done;
   };
 
-  std::uint64_t uniform(std::uint64_t lo, std::uint64_t hi) {
-    return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng_);
-  }
-  bool chance(double p) { return std::uniform_real_distribution<double>(0, 1)(rng_) < p; }
+  std::uint64_t uniform(std::uint64_t lo, std::uint64_t hi) { return lo + rng_.below(hi - lo + 1); }
+  bool chance(double p) { return rng_.bernoulli(p); }
   NodeId random_node() {
     return static_cast<NodeId>(uniform(0, static_cast<std::uint64_t>(ls_.mesh().nodes() - 1)));
   }
@@ -191,7 +190,7 @@ class Bench {
 
   void queue_worm(int p) {
     int len;
-    const double r = std::uniform_real_distribution<double>(0, 1)(rng_);
+    const double r = rng_.real();
     if (r < 0.3) len = 1;
     else if (r < 0.8) len = static_cast<int>(uniform(2, 5));
     else if (r < 0.95) len = static_cast<int>(uniform(6, 12));
@@ -206,14 +205,14 @@ class Bench {
       f.length = static_cast<std::uint16_t>(len);
       f.head = i == 0;
       f.tail = i + 1 == len;
-      f.payload = static_cast<std::uint32_t>(rng_());
+      f.payload = static_cast<std::uint32_t>(rng_.bits());
       q_[p][0].push_back(f);
     }
     ++stats_.worms;
   }
 
   void queue_other_sync(int p) {
-    const double r = std::uniform_real_distribution<double>(0, 1)(rng_);
+    const double r = rng_.real();
     SyncType t = r < 0.35 ? SyncType::Arrive
                  : r < 0.7 ? SyncType::Release
                  : r < 0.85 ? SyncType::Setup
@@ -481,7 +480,7 @@ class Bench {
 
   Lockstep ls_;
   BenchOptions opt_;
-  std::mt19937_64 rng_;
+  Random rng_;
   BenchStats stats_;
   std::deque<Flit> q_[kPorts][kVcs];
   int up_credit_[kPorts][kVcs]{};

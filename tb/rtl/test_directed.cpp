@@ -88,13 +88,13 @@ Flit worm_flit(NodeId dest, bool head, bool tail, std::uint32_t payload = 0) {
 }
 
 // Decoded output fields.
-int dest_x(std::uint32_t b) { return static_cast<int>(b & 127u); }
-int dest_y(std::uint32_t b) { return static_cast<int>((b >> 7) & 127u); }
-int gid_of(std::uint32_t b) { return static_cast<int>((b >> 18) & 255u); }
-int type_of(std::uint32_t b) { return static_cast<int>((b >> 26) & 3u); }
-int data_of(std::uint32_t b) { return static_cast<int>((b >> 14) & 15u); }
-bool sync_of(std::uint32_t b) { return (b >> 29) & 1u; }
-bool yx_of(std::uint32_t b) { return (b >> 28) & 1u; }
+int dest_x(std::uint32_t b) { return static_cast<int>(flit_format::kDestX.get(b)); }
+int dest_y(std::uint32_t b) { return static_cast<int>(flit_format::kDestY.get(b)); }
+int gid_of(std::uint32_t b) { return static_cast<int>(flit_format::kGid.get(b)); }
+int type_of(std::uint32_t b) { return static_cast<int>(flit_format::kType.get(b)); }
+int data_of(std::uint32_t b) { return static_cast<int>(flit_format::kData.get(b)); }
+bool sync_of(std::uint32_t b) { return flit_format::kSync.get(b); }
+bool yx_of(std::uint32_t b) { return flit_format::kRoute.get(b); }
 
 BarrierRegisterSetup leaf(std::uint8_t gid) {
   BarrierRegisterSetup s;
@@ -248,7 +248,7 @@ TEST_CASE("directed: no flit leaves without a credit and every credit comes back
     const RtlOutputs& o = d.cycle(s);
     if (o.out_valid[kPlusX]) {
       // In order: body flit i carries payload i.
-      if (sent_out > 0) CHECK((o.out_flit[kPlusX] & 0x3fffffffu) == static_cast<std::uint32_t>(sent_out));
+      if (sent_out > 0) CHECK(flit_format::kPayload.get(o.out_flit[kPlusX]) == static_cast<std::uint32_t>(sent_out));
       ++sent_out;
     }
     if (o.credit_out[kMinusX][0]) {
@@ -590,7 +590,7 @@ TEST_CASE("directed: idle_o: nothing buffered and nothing waiting in an outbox",
     const std::uint64_t c = d.now();
     const RtlOutputs& o = d.cycle();
     CHECK(o.idle == (tail_left != 0));
-    if (o.out_valid[kMinusX] && ((o.out_flit[kMinusX] >> 30) & 1u)) tail_left = c;
+    if (o.out_valid[kMinusX] && flit_format::kTail.get(o.out_flit[kMinusX])) tail_left = c;
   }
   CHECK(tail_left == a + d.trn() + 1);  // head at a + trn - 1, one flit per cycle
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include "model/core/geometry.hpp"
+#include "model/core/random.hpp"
 #include "sw/collective/barrier_tree.hpp"
 
 namespace meshsync::ref {
@@ -69,8 +69,7 @@ inline std::vector<NodeId> random_members(const MeshShape& mesh, std::size_t cou
                                           std::uint64_t seed) {
   std::vector<NodeId> all(static_cast<std::size_t>(mesh.nodes()));
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<NodeId>(i);
-  std::mt19937_64 rng(seed);
-  std::shuffle(all.begin(), all.end(), rng);
+  Random(seed).partial_shuffle(all.begin(), all.end(), count);
   all.resize(std::min(count, all.size()));
   std::sort(all.begin(), all.end());
   return all;

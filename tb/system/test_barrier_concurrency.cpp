@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <random>
 #include <set>
 
+#include "model/core/random.hpp"
 #include "model/core/traffic.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tree_reference.hpp"
@@ -70,10 +70,10 @@ TEST_CASE("1,000 back-to-back barriers on one communicator", "[system][barrier][
         hw += join(node, c) ? 1 : 0;
         if (++joined == members.size()) all_joined.notify(sc_core::SC_ZERO_TIME);
         sc_core::wait(go);
-        std::mt19937 rng(static_cast<unsigned>(k + 1));
+        Random rng(k + 1);
         for (std::size_t e = 0; e < epochs; ++e) {
           // Mostly straight back to back; sometimes a little work first.
-          if (rng() % 4 == 0) wait_cycles(rng() % 60);
+          if (rng.below(4) == 0) wait_cycles(rng.below(60));
           log.arrive[k].push_back(m.now());
           log.release[k].push_back(barrier(node, c));
           CHECK(log.release[k].back() == m.now());
@@ -138,10 +138,12 @@ ConcurrentResult run_overlapping(const Overlap& o) {
     m.mesh().attach_traffic(gen.get());
   }
   std::vector<Communicator> comms;
-  std::mt19937_64 rng(seed);
+  Random rng(seed);
   const NodeId shared = mesh.id({3, 3});
   for (int g = 0; g < 8; ++g) {
-    auto members = ref::random_members(mesh, 4 + rng() % 14, rng());
+    // Two statements: the order of draws in one call's arguments is unspecified.
+    const std::uint64_t count = 4 + rng.below(14);
+    auto members = ref::random_members(mesh, count, rng.bits());
     if (!std::binary_search(members.begin(), members.end(), shared)) {
       members.push_back(shared);
       std::sort(members.begin(), members.end());
@@ -170,9 +172,9 @@ ConcurrentResult run_overlapping(const Overlap& o) {
         res.hardware_joins += join(node, cc) ? 1 : 0;
         if (++joined == threads) all_joined.notify(sc_core::SC_ZERO_TIME);
         sc_core::wait(go);
-        std::mt19937 r(static_cast<unsigned>(seed * 1000 + g * 100 + k));
+        Random r(seed * 1000 + g * 100 + k);
         for (int e = 0; e < rounds; ++e) {
-          wait_cycles(r() % 90);
+          wait_cycles(r.below(90));
           logs[g].arrive[k].push_back(m.now());
           logs[g].release[k].push_back(barrier(node, cc));
         }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/tree_reference.hpp"
+#include "sw/app/json_io.hpp"
 #include "sw/collective/barrier_tree.hpp"
 #include "sw/collective/member_spec.hpp"
 
@@ -105,7 +106,8 @@ std::string describe(const std::vector<std::string>& args, const Result& r) {
          "\n  stdout: " + r.out.substr(0, 400);
 }
 
-void expect_one_error_line(const std::vector<std::string>& args) {
+// Returns the error line.
+std::string expect_one_error_line(const std::vector<std::string>& args) {
   const Result r = run(args);
   INFO(describe(args, r));
   CHECK_FALSE(r.timed_out);
@@ -120,6 +122,12 @@ void expect_one_error_line(const std::vector<std::string>& args) {
     CHECK_THAT(r.err, !Catch::Contains(crash));
     CHECK_THAT(r.out, !Catch::Contains(crash));
   }
+  return ls[0];
+}
+
+// The one error line names what was wrong: the option or the config key.
+void expect_error_naming(const std::vector<std::string>& args, const std::string& what) {
+  CHECK_THAT(expect_one_error_line(args), Catch::Contains(what));
 }
 
 json run_json(const std::vector<std::string>& args) {
@@ -140,8 +148,8 @@ json coord(const MeshShape& mesh, NodeId n) {
 
 TEST_CASE("cli: malformed mesh sizes", "[cli][errors]") {
   for (const char* mesh : {"8by8", "0x4", "4x0", "-3x3", "0x0", "1x1", "3x", "x3", "", "8x8x8", "2000x2"}) {
-    expect_one_error_line({"barrier", "--mesh", mesh});
-    expect_one_error_line({"barrier", std::string("--mesh=") + mesh});
+    expect_error_naming({"barrier", "--mesh", mesh}, "--mesh");
+    expect_error_naming({"barrier", std::string("--mesh=") + mesh}, "--mesh");
   }
   expect_one_error_line({"tree", "--mesh", "8by8"});
   expect_one_error_line({"traffic", "--mesh", "0x4"});
@@ -162,31 +170,41 @@ TEST_CASE("cli: bad member lists", "[cli][errors]") {
 }
 
 TEST_CASE("cli: bad schemes, patterns, timings and router parameters", "[cli][errors]") {
-  expect_one_error_line({"barrier", "--scheme", "foo"});
-  expect_one_error_line({"tree", "--scheme", "BTM"});
-  expect_one_error_line({"traffic", "--pattern", "foo"});
+  expect_error_naming({"barrier", "--scheme", "foo"}, "--scheme");
+  expect_error_naming({"barrier", "--scheme", "btm,bogus"}, "bogus");
+  expect_error_naming({"barrier", "--scheme", "btm,btm"}, "given twice");
+  expect_error_naming({"tree", "--scheme", "BTM"}, "--scheme");
+  expect_error_naming({"traffic", "--pattern", "foo"}, "--pattern");
+  // The enumerators' numbers are no names.
+  expect_error_naming({"barrier", "--scheme", "1"}, "--scheme");
+  expect_error_naming({"traffic", "--pattern", "0"}, "--pattern");
   expect_one_error_line({"traffic", "--pattern", "transpose", "--mesh", "4x2"});
   expect_one_error_line({"traffic", "--rate", "2"});
   expect_one_error_line({"traffic", "--rate", "0"});
   expect_one_error_line({"traffic", "--rate", "-0.5"});
   expect_one_error_line({"traffic", "--flits", "0"});
   expect_one_error_line({"traffic", "--cycles", "0"});
-  expect_one_error_line({"barrier", "--ts", "-5"});
-  expect_one_error_line({"barrier", "--ts=-5"});
-  expect_one_error_line({"barrier", "--tp", "0"});
-  expect_one_error_line({"barrier", "--trn", "-1"});
-  expect_one_error_line({"traffic", "--trm", "-30"});
-  expect_one_error_line({"barrier", "--ts", "abc"});
-  expect_one_error_line({"barrier", "--buffer-depth", "0"});
-  expect_one_error_line({"barrier", "--registers", "300"});
-  expect_one_error_line({"barrier", "--registers", "-1"});
-  expect_one_error_line({"barrier", "--deadlock-cycles", "5"});
-  expect_one_error_line({"barrier", "--repeat", "0"});
+  // Negative values for unsigned fields are refused, not wrapped around.
+  expect_error_naming({"barrier", "--ts", "-5"}, "--ts");
+  expect_error_naming({"barrier", "--ts=-5"}, "--ts");
+  expect_error_naming({"barrier", "--tp", "0"}, "--tp");
+  expect_error_naming({"barrier", "--trn", "-1"}, "--trn");
+  expect_error_naming({"traffic", "--trm", "-30"}, "--trm");
+  expect_error_naming({"barrier", "--ts", "abc"}, "--ts");
+  expect_error_naming({"barrier", "--buffer-depth", "0"}, "--buffer-depth");
+  expect_error_naming({"barrier", "--sync-buffer-depth", "-4"}, "--sync-buffer-depth");
+  expect_error_naming({"barrier", "--registers", "300"}, "--registers");
+  expect_error_naming({"barrier", "--registers", "-1"}, "--registers");
+  expect_error_naming({"barrier", "--deadlock-cycles", "5"}, "deadlock-cycles");
+  expect_error_naming({"barrier", "--deadlock-cycles", "-5"}, "--deadlock-cycles");
+  expect_error_naming({"barrier", "--repeat", "0"}, "--repeat");
   expect_one_error_line({"tree", "--json", "--dot"});
-  expect_one_error_line({"barrier", "--max-children", "3"});
-  expect_one_error_line({"barrier", "--seed", "-1", "--members", "random:3"});
-  expect_one_error_line({"traffic", "--seed", "-7"});
-  expect_one_error_line({"traffic", "--warmup", "-1"});
+  expect_error_naming({"barrier", "--max-children", "3"}, "--max-children");
+  expect_error_naming({"barrier", "--seed", "-1", "--members", "random:3"}, "--seed");
+  expect_error_naming({"tree", "--seed", "-1"}, "--seed");
+  expect_error_naming({"traffic", "--seed", "-7"}, "--seed");
+  expect_error_naming({"traffic", "--warmup", "-1"}, "--warmup");
+  expect_error_naming({"traffic", "--flits", "1025"}, "--flits");
 }
 
 TEST_CASE("cli: unknown options, subcommands and config problems", "[cli][errors]") {
@@ -194,7 +212,12 @@ TEST_CASE("cli: unknown options, subcommands and config problems", "[cli][errors
   expect_one_error_line({"frobnicate"});
   expect_one_error_line({});
   const fs::path unknown = write_file("unknown_key.yaml", "mesh: 4x4\nbogus: 3\n");
-  expect_one_error_line({"barrier", "--config", unknown.string()});
+  expect_error_naming({"barrier", "--config", unknown.string()}, "unknown key 'bogus'");
+  // As written in the file, underscores and all; a traffic key is no barrier option.
+  const fs::path typo = write_file("typo_key.yaml", "buffer_dept: 4\n");
+  expect_error_naming({"barrier", "--config", typo.string()}, "unknown key 'buffer_dept'");
+  const fs::path other = write_file("other_key.yaml", "pattern: uniform\n");
+  expect_error_naming({"barrier", "--config", other.string()}, "unknown key 'pattern'");
   const fs::path broken = write_file("broken.yaml", "mesh: [4x4\n");
   expect_one_error_line({"barrier", "--config", broken.string()});
   const fs::path list = write_file("list.yaml", "- mesh\n- 4x4\n");
@@ -202,10 +225,21 @@ TEST_CASE("cli: unknown options, subcommands and config problems", "[cli][errors
   const fs::path nested = write_file("nested.yaml", "mesh:\n  w: 4\n");
   expect_one_error_line({"barrier", "--config", nested.string()});
   const fs::path bad_value = write_file("bad_value.yaml", "mesh: 4x4\nts: -5\n");
-  expect_one_error_line({"barrier", "--config", bad_value.string()});
+  expect_error_naming({"barrier", "--config", bad_value.string()}, "--ts");
   const fs::path bad_mesh = write_file("bad_mesh.yaml", "mesh: 8by8\n");
   expect_one_error_line({"tree", "--config", bad_mesh.string()});
   expect_one_error_line({"barrier", "--config", (scratch_dir() / "does_not_exist.yaml").string()});
+}
+
+TEST_CASE("cli: --help exits 0 and shows config.hpp's defaults", "[cli]") {
+  const Result r = run({"barrier", "--help"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.empty());
+  CHECK_THAT(r.out, Catch::Contains("--deadlock-cycles"));
+  CHECK_THAT(r.out, Catch::Contains("=" + std::to_string(NetworkConfig{}.deadlock_cycles)));
+  CHECK_THAT(r.out, Catch::Contains("=" + std::to_string(NetworkConfig{}.mesh.width) + "x"));
+  CHECK(run({"--help"}).exit_code == 0);
 }
 
 TEST_CASE("cli: an unwritable waveform path is an error, not a crash", "[cli][errors][vcd]") {
@@ -228,15 +262,24 @@ TEST_CASE("cli: barrier --json on a complete 4x4 BTM meets the analytic latency"
   CHECK(j.at("analytic_cycles").get<std::uint64_t>() == t.analytic_cycles(Timing{}));
   CHECK(j.at("hops").get<std::uint64_t>() == t.analytic_hops());
   CHECK(j.at("timing") == json{{"ts", 1000}, {"tp", 5}, {"trn", 5}, {"trm", 30}});
+  // The full router parameters and the seed, so the run can be reproduced from its output.
+  CHECK(j.at("router") == json(RouterParams{}));
+  CHECK(j.at("deadlock_cycles") == NetworkConfig{}.deadlock_cycles);
+  CHECK(j.at("seed") == 1);
 }
 
 TEST_CASE("cli: barrier timing options reach the simulation", "[cli][json]") {
   const json j = run_json({"barrier", "--mesh", "6x5", "--members", "1,1;4,3", "--scheme", "cs",
-                           "--ts", "7", "--tp", "1", "--trn", "1", "--trm", "3", "--json"});
+                           "--ts", "7", "--tp", "1", "--trn", "1", "--trm", "3", "--buffer-depth", "20",
+                           "--sync-buffer-depth", "3", "--registers", "2", "--max-children", "5",
+                           "--deadlock-cycles", "5000", "--json"});
   // Two members 5 hops apart, CS: 2*(ts + d*tp + (d+1)*trm).
   CHECK(j.at("latency_cycles") == 2 * (7 + 5 * 1 + 6 * 3));
   CHECK(j.at("analytic_cycles") == 2 * (7 + 5 * 1 + 6 * 3));
   CHECK(j.at("timing") == json{{"ts", 7}, {"tp", 1}, {"trn", 1}, {"trm", 3}});
+  CHECK(j.at("router") == json{{"buffer_depth", 20}, {"sync_buffer_depth", 3},
+                               {"barrier_registers", 2}, {"max_children", 5}});
+  CHECK(j.at("deadlock_cycles") == 5000);
 }
 
 TEST_CASE("cli: --registers 0 falls back to software and is slower", "[cli][json][registers]") {
@@ -336,9 +379,11 @@ TEST_CASE("cli: a YAML --config file sets options", "[cli][json][config]") {
   const json t = run_json({"tree", "--config", tcfg.string(), "--json"});
   CHECK(t.at("height") == 3);
   CHECK(t.at("mesh") == json::array({5, 4}));
-  const fs::path ucfg = write_file("underscore.yaml", "mesh: 3x3\nbuffer_depth: 4\nsync_buffer_depth: 2\n");
+  const fs::path ucfg = write_file("underscore.yaml", "mesh: 3x3\nbuffer_depth: 20\nsync_buffer_depth: 2\n");
   const json u = run_json({"barrier", "--config", ucfg.string(), "--json"});
   CHECK(u.at("mesh") == json::array({3, 3}));
+  CHECK(u.at("router").at("buffer_depth") == 20);
+  CHECK(u.at("router").at("sync_buffer_depth") == 2);
   // Flags and explicit member lists from the file; --config before the subcommand.
   const fs::path fcfg = write_file("flags.yaml", "mesh: 3x3\njson: true\nmembers: \"0,0;2,2\"\n");
   for (const auto& args : {std::vector<std::string>{"barrier", "--config", fcfg.string()},
@@ -365,6 +410,9 @@ TEST_CASE("cli: traffic --json is deterministic for a seed", "[cli][json][determ
   CHECK(a == b);
   CHECK(a != c);
   CHECK(a.at("packets_measured").get<std::uint64_t>() > 100);
+  CHECK(a.at("seed") == 5);
+  CHECK(a.at("router") == json(RouterParams{}));
+  CHECK(a.at("timing") == json(Timing{}));
   CHECK(a.at("flits_delivered") == 2 * a.at("packets_delivered").get<std::uint64_t>());
 }
 

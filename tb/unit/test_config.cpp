@@ -10,6 +10,7 @@
 #include "model/core/config.hpp"
 #include "model/core/network_core.hpp"
 #include "model/core/traffic.hpp"
+#include "sw/app/json_io.hpp"
 #include "sw/collective/barrier_tree.hpp"
 #include "sw/collective/member_spec.hpp"
 #include "sw/runtime/communicator.hpp"
@@ -60,6 +61,37 @@ TEST_CASE("NetworkConfig::validate rejects a deadlock threshold too small", "[co
   // NetworkCore refuses to be built from such a config.
   c.deadlock_cycles = 5;
   CHECK_THROWS_AS(NetworkCore(c), ConfigError);
+}
+
+TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
+  NetworkConfig c;
+  c.mesh = {5, 3};
+  c.timing = Timing{7, 2, 3, 11};
+  c.router = RouterParams{9, 2, 17, 12};
+  c.deadlock_cycles = 4242;
+  const nlohmann::json j = c;
+  CHECK(j.at("mesh") == nlohmann::json::array({5, 3}));
+  CHECK(j.at("timing") == nlohmann::json{{"ts", 7}, {"tp", 2}, {"trn", 3}, {"trm", 11}});
+  CHECK(j.at("router") == nlohmann::json{{"buffer_depth", 9}, {"sync_buffer_depth", 2},
+                                         {"barrier_registers", 17}, {"max_children", 12}});
+  CHECK(j.at("deadlock_cycles") == 4242);
+  const auto back = nlohmann::json::parse(j.dump()).get<NetworkConfig>();
+  CHECK(back.mesh.width == 5);
+  CHECK(back.mesh.height == 3);
+  CHECK(back.timing.ts == 7);
+  CHECK(back.timing.tp == 2);
+  CHECK(back.timing.trn == 3);
+  CHECK(back.timing.trm == 11);
+  CHECK(back.router.buffer_depth == 9);
+  CHECK(back.router.sync_buffer_depth == 2);
+  CHECK(back.router.barrier_registers == 17);
+  CHECK(back.router.max_children == 12);
+  CHECK(back.deadlock_cycles == 4242);
+  CHECK(nlohmann::json(back) == j);
+  // A missing field is an error rather than a silent default.
+  nlohmann::json partial = j;
+  partial.erase("router");
+  CHECK_THROWS_AS(partial.get<NetworkConfig>(), nlohmann::json::exception);
 }
 
 TEST_CASE("parse_mesh", "[config][cli]") {

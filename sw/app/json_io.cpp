@@ -1,0 +1,76 @@
+#include "json_io.hpp"
+
+#include "enum_names.hpp"
+
+namespace meshsync {
+
+using nlohmann::json;
+
+void to_json(json& j, const Coord& c) { j = json::array({c.x, c.y}); }
+
+void to_json(json& j, const MeshShape& m) { j = json::array({m.width, m.height}); }
+
+void from_json(const json& j, MeshShape& m) {
+  m.width = j.at(0).get<int>();
+  m.height = j.at(1).get<int>();
+}
+
+void to_json(json& j, const NetworkConfig& c) {
+  j = json{{"mesh", c.mesh},
+           {"timing", c.timing},
+           {"router", c.router},
+           {"deadlock_cycles", c.deadlock_cycles}};
+}
+
+void from_json(const json& j, NetworkConfig& c) {
+  j.at("mesh").get_to(c.mesh);
+  j.at("timing").get_to(c.timing);
+  j.at("router").get_to(c.router);
+  j.at("deadlock_cycles").get_to(c.deadlock_cycles);
+}
+
+// `cycles` is the measured window here: in the traffic output `cycles` is the simulated
+// length (TrafficResult), so the window is `measured_cycles`.
+void to_json(json& j, const TrafficParams& p) {
+  j = json{{"pattern", pattern_name(p.pattern)},
+           {"rate", p.rate},
+           {"flits", p.flits},
+           {"warmup", p.warmup},
+           {"measured_cycles", p.cycles},
+           {"seed", p.seed},
+           {"hotspot_fraction", p.hotspot_fraction}};
+}
+
+// The last delivery is where the network finished: the `cycles` the run simulated.
+void to_json(json& j, const TrafficResult& r) {
+  j = json{{"latency_avg", r.latency_avg},
+           {"latency_p99", r.latency_p99},
+           {"latency_max", r.latency_max},
+           {"accepted", r.accepted},
+           {"offered", r.offered},
+           {"hops_avg", r.hops_avg},
+           {"packets_measured", r.packets_measured},
+           {"packets_delivered", r.packets_delivered},
+           {"flits_delivered", r.flits_delivered},
+           {"cycles", r.last_delivery}};
+}
+
+// Without arrival_cycle and first_release: they say when the run happened in the
+// simulation, not how the barrier performed. The wall time is the barrier's own, apart
+// from the command's `wall_seconds`.
+void to_json(json& j, const BarrierMeasurement& m) {
+  j = json{{"latency_cycles", m.latency_cycles},
+           {"hops", m.hops},
+           {"software_fallbacks", m.software_fallbacks},
+           {"barrier_wall_seconds", m.wall_seconds}};
+}
+
+void to_json(json& j, const BarrierRun& r) {
+  j = r.measured;
+  j.update(json{{"members", r.members},
+                {"root", r.root},
+                {"height", r.height},
+                {"analytic_cycles", r.analytic_cycles}});
+}
+
+}  // namespace meshsync

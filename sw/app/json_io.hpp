@@ -1,0 +1,34 @@
+// JSON forms of the configuration and of the results `meshsync` prints, as nlohmann's
+// to_json/from_json, which json's constructor and get<>() find by argument-dependent
+// lookup: `json j = cfg;`, `j.get<NetworkConfig>()`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "../../model/core/config.hpp"
+#include "../../model/core/traffic.hpp"
+#include "../runtime/machine.hpp"
+#include "commands.hpp"
+
+namespace meshsync {
+
+// The keys are the field names.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Timing, ts, tp, trn, trm)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RouterParams, buffer_depth, sync_buffer_depth, barrier_registers,
+                                   max_children)
+
+// Coordinates and mesh sizes are [x, y] and [W, H].
+void to_json(nlohmann::json& j, const Coord& c);
+void to_json(nlohmann::json& j, const MeshShape& m);
+void from_json(const nlohmann::json& j, MeshShape& m);
+
+// {mesh, timing, router, deadlock_cycles}.
+void to_json(nlohmann::json& j, const NetworkConfig& c);
+void from_json(const nlohmann::json& j, NetworkConfig& c);
+
+void to_json(nlohmann::json& j, const TrafficParams& p);
+void to_json(nlohmann::json& j, const TrafficResult& r);
+void to_json(nlohmann::json& j, const BarrierMeasurement& m);
+void to_json(nlohmann::json& j, const BarrierRun& r);
+
+}  // namespace meshsync

@@ -1,0 +1,103 @@
+// The Verilog and the C++ share one contract (docs/microarchitecture.md). The router's
+// parameter defaults and the flit layout are written once on each side; these tests read
+// the Verilog sources and check that both say the same.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "model/cosim/rtl_ports.hpp"
+
+namespace {
+
+using namespace meshsync;
+using meshsync::rtl::RtlParams;
+namespace ff = meshsync::flit_format;
+
+// name -> value of every `parameter|localparam <type> Name = <number>` in a Verilog file
+// (plain decimals and sized decimals like 4'd15).
+std::map<std::string, long> verilog_constants(const std::string& file) {
+  std::ifstream in(std::string(MESHSYNC_RTL_DIR) + "/" + file);
+  REQUIRE(in);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  static const std::regex decl(
+      R"((?:parameter|localparam)\s+[a-z ]+(?:\[[^\]]*\]\s*)?([A-Za-z]\w*)\s*=\s*(?:\d+'d)?(\d+)\s*[,;\n])");
+  std::map<std::string, long> out;
+  for (auto it = std::sregex_iterator(s.begin(), s.end(), decl); it != std::sregex_iterator(); ++it)
+    out[(*it)[1].str()] = std::stol((*it)[2].str());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("contract: the RTL router's parameter defaults are config.hpp's", "[contract]") {
+  const auto v = verilog_constants("meshsync_router.sv");
+  const RtlParams defaults;  // from config.hpp (rtl_ports.hpp)
+  CHECK(v.at("BufferDepth") == defaults.buffer_depth);
+  CHECK(v.at("SyncBufferDepth") == defaults.sync_buffer_depth);
+  CHECK(v.at("NumRegs") == defaults.num_regs);
+  CHECK(v.at("MaxChildren") == defaults.max_children);
+  CHECK(v.at("Trn") == defaults.trn);
+  CHECK(v.at("Trm") == defaults.trm);
+  CHECK(v.at("MeshW") == defaults.mesh_w);
+  CHECK(v.at("MeshH") == defaults.mesh_h);
+  CHECK(v.at("FlitW") == ff::kWidth);
+  // What the configurations file leaves out is exactly these defaults.
+  const RtlParams parsed = rtl::parse_rtl_params("default", "");
+  CHECK(parsed.buffer_depth == defaults.buffer_depth);
+  CHECK(parsed.trm == defaults.trm);
+}
+
+TEST_CASE("contract: meshsync_pkg's flit layout is flit_format.hpp's", "[contract]") {
+  const auto v = verilog_constants("meshsync_pkg.sv");
+  CHECK(v.at("DestXLsb") == ff::kDestX.lsb);
+  CHECK(v.at("DestYLsb") == ff::kDestY.lsb);
+  CHECK(v.at("CoordW") == ff::kDestX.width);
+  CHECK(v.at("CoordW") == ff::kDestY.width);
+  CHECK(v.at("DataLsb") == ff::kData.lsb);
+  CHECK(v.at("DataW") == ff::kData.width);
+  CHECK(v.at("GidLsb") == ff::kGid.lsb);
+  CHECK(v.at("GidW") == ff::kGid.width);
+  CHECK(v.at("TypeLsb") == ff::kType.lsb);
+  CHECK(v.at("TypeW") == ff::kType.width);
+  CHECK(v.at("RouteBit") == ff::kRoute.lsb);
+  // The RTL places head, tail and sync at FlitW-1..FlitW-3, above FieldsW field bits.
+  CHECK(v.at("FieldsW") == ff::kSync.lsb);
+  CHECK(ff::kHead.lsb == ff::kWidth - 1);
+  CHECK(ff::kTail.lsb == ff::kWidth - 2);
+  CHECK(ff::kSync.lsb == ff::kWidth - 3);
+  CHECK(ff::kPayload.width == ff::kWidth - 2);
+}
+
+TEST_CASE("contract: meshsync_pkg's ports, VCs and sync codes are the model's", "[contract]") {
+  const auto v = verilog_constants("meshsync_pkg.sv");
+  CHECK(v.at("NumPorts") == kPorts);
+  CHECK(v.at("NumVcs") == kVcs);
+  CHECK(v.at("VcWorm") == kWormVc);
+  CHECK(v.at("PortLocal") == static_cast<long>(Port::Local));
+  CHECK(v.at("PortPlusX") == static_cast<long>(Port::PlusX));
+  CHECK(v.at("PortMinusX") == static_cast<long>(Port::MinusX));
+  CHECK(v.at("PortPlusY") == static_cast<long>(Port::PlusY));
+  CHECK(v.at("PortMinusY") == static_cast<long>(Port::MinusY));
+  CHECK(v.at("SyncArrive") == static_cast<long>(SyncType::Arrive));
+  CHECK(v.at("SyncRelease") == static_cast<long>(SyncType::Release));
+  CHECK(v.at("SyncSetup") == static_cast<long>(SyncType::Setup));
+  CHECK(v.at("SyncTeardown") == static_cast<long>(SyncType::Teardown));
+  CHECK(v.at("SlotLocal") == kLocalSlot);
+  CHECK(v.at("SlotNone") == kNoSlot);
+}
+
+TEST_CASE("contract: a configuration names only parameters the model mirrors", "[contract]") {
+  const RtlParams p = rtl::parse_rtl_params("x", "BufferDepth=4 Trn=2 MeshW=16");
+  CHECK(p.buffer_depth == 4);
+  CHECK(p.trn == 2);
+  CHECK(p.mesh_w == 16);
+  CHECK(p.mesh_h == RtlParams{}.mesh_h);
+  CHECK_THROWS_AS(rtl::parse_rtl_params("x", "FallbackDepth=1"), std::invalid_argument);
+  CHECK_THROWS_AS(rtl::parse_rtl_params("x", "Trn"), std::invalid_argument);
+}
