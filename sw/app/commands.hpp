@@ -9,6 +9,7 @@
 #include "../../model/core/config.hpp"
 #include "../../model/core/traffic.hpp"
 #include "../collective/barrier_tree.hpp"
+#include "../collective/path_multicast.hpp"
 #include "../runtime/machine.hpp"
 
 namespace meshsync {
@@ -50,6 +51,20 @@ struct TrafficOptions {
   std::string vcd;
 };
 int run_traffic(const TrafficOptions& o);
+
+// The worms of path-based multicasts, without simulating them (like `tree` for barriers).
+struct MulticastPlanOptions {
+  MeshShape mesh = NetworkConfig{}.mesh;
+  std::string source = "0,0";
+  std::string dests = "random:10";
+  std::vector<MulticastAlgorithm> algorithms{std::begin(kAllMulticastAlgorithms),
+                                             std::end(kAllMulticastAlgorithms)};
+  double threshold = 0.5;
+  MulticastTiming timing;  // prep: each algorithm's own (paper_prep_cycles)
+  std::uint64_t seed = 1;
+  bool json = false;
+};
+int run_multicast_plan(const MulticastPlanOptions& o);
 
 // One measured barrier and the tree it ran on: a row of `meshsync barrier`.
 struct BarrierRun {

@@ -7,22 +7,31 @@
 
 #include "../../model/core/traffic.hpp"
 #include "../collective/barrier_tree.hpp"
+#include "../collective/path_multicast.hpp"
 
 namespace meshsync {
 
+// name -> value for every value of an enumeration, from its printing function.
+template <class E, class Range, class Name>
+std::map<std::string, E> names_of(const Range& values, Name name) {
+  std::map<std::string, E> m;
+  for (E v : values) m.emplace(name(v), v);
+  return m;
+}
+
 inline const std::map<std::string, BarrierScheme>& scheme_names() {
-  static const std::map<std::string, BarrierScheme> names{
-      {scheme_name(BarrierScheme::BTM), BarrierScheme::BTM},
-      {scheme_name(BarrierScheme::CS), BarrierScheme::CS}};
+  static const auto names =
+      names_of<BarrierScheme>(std::initializer_list<BarrierScheme>{BarrierScheme::BTM, BarrierScheme::CS}, scheme_name);
   return names;
 }
 
 inline const std::map<std::string, TrafficPattern>& pattern_names() {
-  static const std::map<std::string, TrafficPattern> names = [] {
-    std::map<std::string, TrafficPattern> m;
-    for (TrafficPattern p : kAllPatterns) m.emplace(pattern_name(p), p);
-    return m;
-  }();
+  static const auto names = names_of<TrafficPattern>(kAllPatterns, pattern_name);
+  return names;
+}
+
+inline const std::map<std::string, MulticastAlgorithm>& algorithm_names() {
+  static const auto names = names_of<MulticastAlgorithm>(kAllMulticastAlgorithms, algorithm_name);
   return names;
 }
 

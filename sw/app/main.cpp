@@ -1,4 +1,4 @@
-// meshsync: barrier, tree and traffic experiments on the cycle-accurate mesh.
+// meshsync: barrier, tree, traffic and multicast-plan experiments on the cycle-accurate mesh.
 #include <cstdint>
 #include <iostream>
 #include <limits>
@@ -140,6 +140,25 @@ CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
   return traffic;
 }
 
+CLI::App* add_multicast_plan(CLI::App& app, MulticastPlanOptions& o) {
+  auto* plan = app.add_subcommand(
+      "multicast-plan", "print the worms of path-based multicasts (DP, MP, CP, QG) and their zero-load latency");
+  add_mesh(plan, o.mesh);
+  plan->add_option("--src", o.source, "the source node x,y")->capture_default_str();
+  plan->add_option("--dests", o.dests, "random:K | x,y;x,y;...")->capture_default_str();
+  add_names(plan, "--algo", o.algorithms, algorithm_names(), "dp | mp | cp | qg, or a list dp,qg")
+      ->delimiter(',')
+      ->default_str("dp,mp,cp,qg");
+  plan->add_option("--threshold", o.threshold, "QG's threshold T (Phase 3)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  add_number(plan, "--startup", o.timing.startup, "start-up per message-passing step, cycles", kNonNegative);
+  add_number(plan, "--flits", o.timing.flits, "flits per message", kPositive);
+  add_seed(plan, o.seed, "seed for random destinations");
+  plan->add_flag("--json", o.json, "print JSON");
+  return plan;
+}
+
 int fail(const std::string& what, int code) {
   std::cerr << "meshsync: " << what << "\n";
   return code;
@@ -160,9 +179,11 @@ int sc_main(int argc, char* argv[]) {
   BarrierOptions bo;
   TreeOptions to;
   TrafficOptions fo;
+  MulticastPlanOptions mo;
   const CLI::App* barrier = add_barrier(app, bo);
   const CLI::App* tree = add_tree(app, to);
   const CLI::App* traffic = add_traffic(app, fo);
+  const CLI::App* multicast_plan = add_multicast_plan(app, mo);
 
   try {
     app.parse(argc, argv);
@@ -179,6 +200,7 @@ int sc_main(int argc, char* argv[]) {
     if (barrier->parsed()) return run_barrier(bo);
     if (tree->parsed()) return run_tree(to);
     if (traffic->parsed()) return run_traffic(fo);
+    if (multicast_plan->parsed()) return run_multicast_plan(mo);
   } catch (const ConfigError& e) {
     return fail(std::string("error: ") + e.what(), 2);
   } catch (const SimulationError& e) {

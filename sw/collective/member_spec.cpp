@@ -65,23 +65,51 @@ std::vector<NodeId> parse_positions(const std::string& spec, const MeshShape& me
   return out;
 }
 
+namespace {
+// `spec` = "random:N": N nodes of `pool` drawn by a partial Fisher-Yates shuffle with
+// portable draws (random.hpp), so the same seed gives the same nodes with any standard
+// library. Sorted by node id.
+std::vector<NodeId> draw(const std::string& spec, std::vector<NodeId> pool, std::uint64_t seed,
+                         const std::string& what) {
+  const long n = parse_count(spec.substr(7), what + " count");
+  if (n < 1 || n > static_cast<long>(pool.size()))
+    throw ConfigError("random:" + std::to_string(n) + " needs between 1 and " + std::to_string(pool.size()) +
+                      " " + what + "s");
+  Random(seed).partial_shuffle(pool.begin(), pool.end(), static_cast<std::uint64_t>(n));
+  pool.resize(static_cast<std::size_t>(n));
+  std::sort(pool.begin(), pool.end());
+  return pool;
+}
+
+bool is_random(const std::string& spec) { return spec.rfind("random:", 0) == 0; }
+}  // namespace
+
 std::vector<NodeId> parse_members(const std::string& spec, const MeshShape& mesh, std::uint64_t seed) {
-  if (spec.rfind("random:", 0) == 0) {
-    const long n = parse_count(spec.substr(7), "member count");
-    if (n < 1 || n > mesh.nodes())
-      throw ConfigError("random:" + std::to_string(n) + " needs between 1 and " +
-                        std::to_string(mesh.nodes()) + " members");
+  if (is_random(spec)) {
     std::vector<NodeId> all(static_cast<std::size_t>(mesh.nodes()));
     std::iota(all.begin(), all.end(), 0);
-    // A partial Fisher-Yates shuffle with portable draws (random.hpp): the same seed
-    // gives the same members with any standard library.
-    Random(seed).partial_shuffle(all.begin(), all.end(), static_cast<std::uint64_t>(n));
-    all.resize(static_cast<std::size_t>(n));
-    std::sort(all.begin(), all.end());
-    return all;
+    return draw(spec, std::move(all), seed, "member");
   }
   if (spec.empty()) throw ConfigError("empty member list");
   return parse_positions(spec, mesh, "member");
+}
+
+std::vector<NodeId> parse_destinations(const std::string& spec, const MeshShape& mesh, NodeId source,
+                                       std::uint64_t seed) {
+  if (is_random(spec)) {
+    std::vector<NodeId> others;
+    for (NodeId n = 0; n < static_cast<NodeId>(mesh.nodes()); ++n)
+      if (n != source) others.push_back(n);
+    return draw(spec, std::move(others), seed, "destination");
+  }
+  if (spec.empty()) throw ConfigError("empty destination list");
+  return parse_positions(spec, mesh, "destination");
+}
+
+NodeId parse_node(const std::string& spec, const MeshShape& mesh, const std::string& what) {
+  if (spec == "all" || spec.find(';') != std::string::npos)
+    throw ConfigError(what + " must be one node x,y, got '" + spec + "'");
+  return parse_positions(spec, mesh, what).front();
 }
 
 }  // namespace meshsync

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -467,3 +468,65 @@ TEST_CASE("cli: --trace writes the RTL routers' signals as FST with hierarchical
   CHECK_THAT(text, Catch::Contains(" idle_o "));
 }
 #endif
+
+TEST_CASE("cli: multicast-plan --json gives each algorithm's worms and zero-load latency",
+          "[cli][json][multicast]") {
+  // The QG example of NOTES-multicast.md.
+  const json j = run_json({"multicast-plan", "--mesh", "8x8", "--src", "0,3", "--dests",
+                           "6,5;7,3;3,4;6,6;4,4;6,7;2,3;1,5", "--json"});
+  CHECK(j["source"] == json::array({0, 3}));
+  CHECK(j["destinations"].size() == 8);
+  REQUIRE(j["algorithms"].size() == 4);
+  for (const json& a : j["algorithms"]) {
+    // Every destination is delivered exactly once, and the latency is the last arrival.
+    std::multiset<std::string> got;
+    std::uint64_t last = 0;
+    for (const json& step : a["steps"])
+      for (const json& w : step["worms"]) {
+        CHECK(w["dests"].size() == w["dest_hops"].size());
+        CHECK(w["path"].back() == w["dests"].back());
+        for (const json& d : w["dests"]) got.insert(d.dump());
+      }
+    for (const json& arr : a["arrivals"]) last = std::max(last, arr["cycle"].get<std::uint64_t>());
+    CHECK(got.size() == 8);
+    CHECK(std::set<std::string>(got.begin(), got.end()).size() == 8);
+    CHECK(a["zero_load_cycles"] == last);
+  }
+  const json& qg = j["algorithms"][3];
+  CHECK(qg["algorithm"] == "qg");
+  CHECK(qg["startups"] == 2);
+  CHECK(qg["divisor"] == "Y");
+  std::set<std::string> reps;
+  for (const json& g : qg["groups"]) reps.insert(g["representative"].dump());
+  CHECK(reps == std::set<std::string>{"[2,3]", "[7,3]", "[1,5]", "[6,5]", "[6,6]"});
+  // The DP example: 4x4 from (1,1), last destination at 2 + 33 + 6 + 32.
+  const json dp = run_json({"multicast-plan", "--mesh", "4x4", "--src", "1,1", "--dests",
+                            "3,3;0,2;2,0;0,0", "--algo", "dp", "--json"});
+  REQUIRE(dp["algorithms"].size() == 1);
+  CHECK(dp["algorithms"][0]["zero_load_cycles"] == 73);
+  // random:K draws K of the other nodes, the same for a seed.
+  const json r1 = run_json({"multicast-plan", "--mesh", "10x10", "--src", "5,5", "--dests", "random:20",
+                            "--seed", "4", "--algo", "qg", "--json"});
+  const json r2 = run_json({"multicast-plan", "--mesh", "10x10", "--src", "5,5", "--dests", "random:20",
+                            "--seed", "4", "--algo", "qg", "--json"});
+  CHECK(r1 == r2);
+  CHECK(r1["destinations"].size() == 20);
+  CHECK_THAT(r1["destinations"].dump(), !Catch::Contains("[5,5]"));
+}
+
+TEST_CASE("cli: multicast-plan refuses bad destination lists with one line", "[cli][errors][multicast]") {
+  const std::vector<std::string> base{"multicast-plan", "--mesh", "4x4", "--src", "1,1"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  expect_error_naming(with({"--dests", "1,1;2,2"}), "source (1,1) is among the destinations");
+  expect_error_naming(with({"--dests", "2,2;2,2"}), "duplicate destination (2,2)");
+  expect_error_naming(with({"--dests", "4,0"}), "outside the 4x4 mesh");
+  expect_error_naming(with({"--dests", ""}), "empty destination list");
+  expect_error_naming(with({"--dests", "random:16"}), "between 1 and 15 destinations");
+  expect_error_naming(with({"--dests", "random:2", "--algo", "xx"}), "--algo");
+  expect_error_naming({"multicast-plan", "--mesh", "4x4", "--src", "9,9"}, "source (9,9) is outside");
+  expect_error_naming({"multicast-plan", "--mesh", "4x4", "--src", "1,1;2,2"}, "one node");
+}

@@ -1,0 +1,240 @@
+#include "path_multicast.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+
+#include "../../model/core/config.hpp"
+#include "qualified_groups.hpp"
+
+namespace meshsync {
+
+std::string algorithm_name(MulticastAlgorithm a) {
+  switch (a) {
+    case MulticastAlgorithm::DP: return "dp";
+    case MulticastAlgorithm::MP: return "mp";
+    case MulticastAlgorithm::CP: return "cp";
+    case MulticastAlgorithm::QG: return "qg";
+  }
+  return "?";
+}
+
+std::uint64_t paper_prep_cycles(MulticastAlgorithm a) {
+  switch (a) {
+    case MulticastAlgorithm::DP: return 2;
+    case MulticastAlgorithm::MP: return 4;
+    case MulticastAlgorithm::CP: return 8;
+    case MulticastAlgorithm::QG: return 16;
+  }
+  return 0;
+}
+
+int MulticastPlan::startups() const {
+  int most = 0;
+  for (const MulticastStep& s : steps) most = std::max(most, s.startups);
+  return most;
+}
+
+std::size_t MulticastPlan::worms() const {
+  std::size_t n = 0;
+  for (const MulticastStep& s : steps) n += s.worms.size();
+  return n;
+}
+
+std::uint64_t MulticastPlan::hops() const {
+  std::uint64_t n = 0;
+  for (const MulticastStep& s : steps)
+    for (const Worm& w : s.worms) n += static_cast<std::uint64_t>(w.hops());
+  return n;
+}
+
+void check_multicast(const MeshShape& mesh, NodeId source, const std::vector<NodeId>& dests) {
+  const auto where = [&](NodeId n) {
+    const Coord c = mesh.coord(n);
+    return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+  };
+  if (source >= static_cast<NodeId>(mesh.nodes())) throw ConfigError("the source is outside the mesh");
+  if (dests.empty()) throw ConfigError("a multicast needs at least one destination");
+  std::set<NodeId> seen;
+  for (NodeId d : dests) {
+    if (d >= static_cast<NodeId>(mesh.nodes())) throw ConfigError("a destination is outside the mesh");
+    if (d == source) throw ConfigError("the source " + where(d) + " is among the destinations");
+    if (!seen.insert(d).second) throw ConfigError("destination " + where(d) + " is listed twice");
+  }
+}
+
+namespace {
+
+// Adds the nodes from the worm's current end to `to` (excluded, included) to the path.
+template <class Next>
+void extend(const MeshShape& mesh, Worm& w, Coord from, Coord to, Next next) {
+  for (Coord c = from; c != to;) {
+    c = next(c, to);
+    w.path.push_back(mesh.id(c));
+  }
+}
+
+// A worm from `sender` visiting `dests` in order along the snake subnetwork `s`, after an
+// optional forced first hop (MP).
+Worm snake_worm(const MeshShape& mesh, NodeId sender, const std::vector<NodeId>& dests, Subnetwork s,
+                std::optional<Port> first_hop = std::nullopt) {
+  Worm w;
+  w.subnetwork = s;
+  w.dests = dests;
+  Coord at = mesh.coord(sender);
+  if (first_hop) {
+    at = step(at, *first_hop);
+    w.path.push_back(mesh.id(at));
+  }
+  const auto next = [&](Coord c, Coord to) { return snake_next(mesh, c, to, s); };
+  for (NodeId d : dests) {
+    extend(mesh, w, at, mesh.coord(d), next);
+    at = mesh.coord(d);
+    w.dest_hops.push_back(w.hops());
+  }
+  return w;
+}
+
+// A worm from `sender` visiting `dests` in order along XY paths (CP).
+Worm xy_worm(const MeshShape& mesh, NodeId sender, const std::vector<NodeId>& dests) {
+  Worm w;
+  w.xy = true;
+  w.dests = dests;
+  Coord at = mesh.coord(sender);
+  const auto next = [](Coord c, Coord to) { return step(c, next_port(c, to, Route::XY)); };
+  for (NodeId d : dests) {
+    extend(mesh, w, at, mesh.coord(d), next);
+    at = mesh.coord(d);
+    w.dest_hops.push_back(w.hops());
+  }
+  return w;
+}
+
+// Destinations sorted by snake label, ascending or descending.
+std::vector<NodeId> by_label(const MeshShape& mesh, std::vector<NodeId> v, bool ascending) {
+  std::sort(v.begin(), v.end(), [&](NodeId a, NodeId b) {
+    const int la = snake_label(mesh, mesh.coord(a)), lb = snake_label(mesh, mesh.coord(b));
+    return ascending ? la < lb : la > lb;
+  });
+  return v;
+}
+
+MulticastStep step_of(NodeId sender, std::vector<Worm> worms, int job_step, int startups) {
+  MulticastStep s;
+  s.sender = sender;
+  s.job_step = job_step;
+  s.startups = startups;
+  s.worms = std::move(worms);
+  return s;
+}
+
+std::vector<Worm> multi_path_worms(const MeshShape& mesh, NodeId source, const std::vector<NodeId>& dests) {
+  const Coord s = mesh.coord(source);
+  const int ls = snake_label(mesh, s);
+  // f: the direction the source's row runs in; the quadrants mirror on odd rows.
+  const int f = s.y % 2 == 0 ? 1 : -1;
+  const Port ahead = f > 0 ? Port::PlusX : Port::MinusX;
+  std::vector<NodeId> q1, q2, q3, q4;
+  for (NodeId d : dests) {
+    const Coord c = mesh.coord(d);
+    if (snake_label(mesh, c) > ls) ((c.x - s.x) * f > 0 ? q1 : q2).push_back(d);
+    else ((c.x - s.x) * f < 0 ? q3 : q4).push_back(d);
+  }
+  std::vector<Worm> worms;
+  const auto add = [&](const std::vector<NodeId>& q, Subnetwork sub, Port first) {
+    if (!q.empty()) worms.push_back(snake_worm(mesh, source, by_label(mesh, q, sub == Subnetwork::High), sub, first));
+  };
+  add(q1, Subnetwork::High, ahead);
+  add(q2, Subnetwork::High, Port::PlusY);
+  add(q3, Subnetwork::Low, opposite(ahead));
+  add(q4, Subnetwork::Low, Port::MinusY);
+  return worms;
+}
+
+// CP: per destination column, the worm to the rows at or above the source's and the one
+// to the rows below, each delivering outwards from the source's row; columns by x.
+std::vector<Worm> column_path_worms(const MeshShape& mesh, NodeId source, const std::vector<NodeId>& dests) {
+  const Coord s = mesh.coord(source);
+  std::map<std::pair<int, int>, std::vector<NodeId>> sets;  // (column, 0 = U / 1 = L)
+  for (NodeId d : dests) {
+    const Coord c = mesh.coord(d);
+    sets[{c.x, c.y >= s.y ? 0 : 1}].push_back(d);
+  }
+  std::vector<Worm> worms;
+  for (auto& [key, set] : sets) {
+    std::sort(set.begin(), set.end(), [&](NodeId a, NodeId b) {
+      return std::abs(mesh.coord(a).y - s.y) < std::abs(mesh.coord(b).y - s.y);
+    });
+    worms.push_back(xy_worm(mesh, source, set));
+  }
+  return worms;
+}
+
+}  // namespace
+
+std::vector<Worm> dual_path_worms(const MeshShape& mesh, NodeId sender, const std::vector<NodeId>& dests) {
+  const int ls = snake_label(mesh, mesh.coord(sender));
+  std::vector<NodeId> high, low;
+  for (NodeId d : dests) (snake_label(mesh, mesh.coord(d)) > ls ? high : low).push_back(d);
+  std::vector<Worm> worms;
+  if (!high.empty()) worms.push_back(snake_worm(mesh, sender, by_label(mesh, high, true), Subnetwork::High));
+  if (!low.empty()) worms.push_back(snake_worm(mesh, sender, by_label(mesh, low, false), Subnetwork::Low));
+  return worms;
+}
+
+MulticastPlan plan_multicast(MulticastAlgorithm a, const MeshShape& mesh, NodeId source,
+                             const std::vector<NodeId>& dests, double threshold) {
+  check_multicast(mesh, source, dests);
+  MulticastPlan plan;
+  plan.algorithm = a;
+  plan.source = source;
+  switch (a) {
+    case MulticastAlgorithm::DP:
+      plan.steps.push_back(step_of(source, dual_path_worms(mesh, source, dests), 0, 1));
+      break;
+    case MulticastAlgorithm::MP:
+      plan.steps.push_back(step_of(source, multi_path_worms(mesh, source, dests), 0, 1));
+      break;
+    case MulticastAlgorithm::CP: {
+      // One start-up per kInjectionChannels worms, in column order.
+      const std::vector<Worm> all = column_path_worms(mesh, source, dests);
+      for (std::size_t i = 0; i < all.size(); i += kInjectionChannels) {
+        const auto end = all.begin() + static_cast<std::ptrdiff_t>(std::min(all.size(), i + kInjectionChannels));
+        const int j = static_cast<int>(i / kInjectionChannels);
+        plan.steps.push_back(step_of(source, std::vector<Worm>(all.begin() + static_cast<std::ptrdiff_t>(i), end), j, j + 1));
+      }
+      break;
+    }
+    case MulticastAlgorithm::QG: {
+      // Phase 4: the source reaches every representative, then each representative the
+      // rest of its group, both by the DP rule.
+      const QgPartition part = qg_partition(mesh, source, dests, threshold);
+      std::vector<NodeId> reps;
+      for (const QualifiedGroup& g : part.groups) reps.push_back(g.nearest);
+      plan.steps.push_back(step_of(source, dual_path_worms(mesh, source, reps), 0, 1));
+      for (const QualifiedGroup& g : part.groups) {
+        std::vector<NodeId> rest;
+        for (NodeId m : g.members)
+          if (m != g.nearest) rest.push_back(m);
+        if (!rest.empty()) plan.steps.push_back(step_of(g.nearest, dual_path_worms(mesh, g.nearest, rest), 0, 2));
+      }
+      break;
+    }
+  }
+  return plan;
+}
+
+std::map<NodeId, std::uint64_t> zero_load_arrivals(const MulticastPlan& plan, const MulticastTiming& t) {
+  std::map<NodeId, std::uint64_t> at;
+  for (const MulticastStep& s : plan.steps) {
+    // Steps come after the step that reached their sender (plan order).
+    const std::uint64_t reached = s.sender == plan.source ? 0 : at.at(s.sender);
+    const std::uint64_t end = reached + t.prep + t.startup * static_cast<std::uint64_t>(s.job_step + 1);
+    for (const Worm& w : s.worms)
+      for (std::size_t i = 0; i < w.dests.size(); ++i)
+        at[w.dests[i]] = end + static_cast<std::uint64_t>(w.dest_hops[i]) * t.hop + t.flits;
+  }
+  return at;
+}
+
+}  // namespace meshsync

@@ -1,0 +1,89 @@
+// Path-based multicast plans (Al-Dubai et al., with the readings of NOTES-multicast.md):
+// which multidestination worms each message-passing step sends, in which delivery order
+// and along which nodes. Pure functions of the mesh, the source and the destination set:
+// the simulator and the analytic zero-load latency both read the same plan.
+//   DP  dual-path: at most two worms, one per snake subnetwork (Lin and Ni)
+//   MP  multi-path: DP split into the source's four quadrants, distinct first hops
+//   CP  column-path: two XY worms per destination column, four per start-up
+//   QG  qualified groups: the source reaches one representative per group, each
+//       representative its group, both by the DP rule (at most two start-ups)
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../../model/core/geometry.hpp"
+#include "snake.hpp"
+
+namespace meshsync {
+
+enum class MulticastAlgorithm { DP, MP, CP, QG };
+inline constexpr MulticastAlgorithm kAllMulticastAlgorithms[] = {
+    MulticastAlgorithm::DP, MulticastAlgorithm::MP, MulticastAlgorithm::CP, MulticastAlgorithm::QG};
+std::string algorithm_name(MulticastAlgorithm a);  // "dp", "mp", "cp", "qg"
+
+// The paper's injection (and ejection) channels per node: a step sends at most this many
+// worms, one per channel.
+inline constexpr std::size_t kInjectionChannels = 4;
+
+// One multidestination worm. Its head carries `dests`; every node in `dests` takes a copy
+// (absorb and forward) and the last one consumes it.
+struct Worm {
+  std::vector<NodeId> dests;  // delivery order
+  std::vector<NodeId> path;   // every node after the sender, in order; ends at dests.back()
+  std::vector<int> dest_hops; // hops from the sender to each of `dests`
+  bool xy = false;            // base routing: XY (CP), else the snake subnetwork below
+  Subnetwork subnetwork = Subnetwork::High;
+  int hops() const { return static_cast<int>(path.size()); }
+};
+
+// One start-up at `sender`: up to kInjectionChannels worms leave together.
+struct MulticastStep {
+  NodeId sender = 0;
+  int job_step = 0;      // j: this is the sender's (j+1)-th step for this multicast
+  int startups = 1;      // start-ups from the multicast call until this step's worms leave
+  std::vector<Worm> worms;
+};
+
+struct MulticastPlan {
+  MulticastAlgorithm algorithm = MulticastAlgorithm::DP;
+  NodeId source = 0;
+  std::vector<MulticastStep> steps;  // a step's sender was reached by an earlier step
+
+  // Start-ups on the longest chain to a destination: DP, MP 1; CP ceil(worms/4); QG <= 2.
+  int startups() const;
+  std::size_t worms() const;
+  std::uint64_t hops() const;  // links crossed by all worms
+};
+
+// Throws ConfigError (one line) for an empty list, a node outside the mesh, a duplicate
+// or the source among the destinations.
+void check_multicast(const MeshShape& mesh, NodeId source, const std::vector<NodeId>& dests);
+
+// DP's two worms from `sender` to `dests` (the rule QG also uses for both its steps).
+std::vector<Worm> dual_path_worms(const MeshShape& mesh, NodeId sender, const std::vector<NodeId>& dests);
+
+// The plan of one algorithm. QG uses `threshold` (T of Phase 3).
+MulticastPlan plan_multicast(MulticastAlgorithm a, const MeshShape& mesh, NodeId source,
+                             const std::vector<NodeId>& dests, double threshold = 0.5);
+
+// The paper's timing model (NOTES-multicast.md section 1, reading): a step j of a node's
+// job ends `prep + startup * (j + 1)` cycles after the node was reached (the source: at
+// the call); a destination h hops along a worm has absorbed the tail `h * hop + flits`
+// cycles after its step ended. Router delay is part of `hop`.
+struct MulticastTiming {
+  std::uint64_t startup = 33;
+  std::uint64_t hop = 1;
+  std::uint64_t flits = 32;
+  std::uint64_t prep = 2;
+};
+// The preparation time of each algorithm in the paper: DP 2, MP 4, CP 8, QG 16 cycles.
+std::uint64_t paper_prep_cycles(MulticastAlgorithm a);
+
+// Zero-load arrival cycle of every destination, counted from the multicast call: the
+// lower bound the simulator meets exactly where no two worms compete for a channel.
+std::map<NodeId, std::uint64_t> zero_load_arrivals(const MulticastPlan& plan, const MulticastTiming& t);
+
+}  // namespace meshsync
