@@ -66,6 +66,14 @@ struct MulticastPlanOptions {
 };
 int run_multicast_plan(const MulticastPlanOptions& o);
 
+// A parameter sweep (docs/sweep.md): the points of SPEC.yaml run as child processes.
+struct SweepOptions {
+  std::string spec;
+  std::int64_t workers = 0;  // 0: one per core
+  std::string output;        // empty: the spec's `output`
+};
+int run_sweep(const SweepOptions& o);
+
 // One measured barrier and the tree it ran on: a row of `meshsync barrier`.
 struct BarrierRun {
   std::size_t members = 0;

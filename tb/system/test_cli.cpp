@@ -530,3 +530,96 @@ TEST_CASE("cli: multicast-plan refuses bad destination lists with one line", "[c
   expect_error_naming({"multicast-plan", "--mesh", "4x4", "--src", "9,9"}, "source (9,9) is outside");
   expect_error_naming({"multicast-plan", "--mesh", "4x4", "--src", "1,1;2,2"}, "one node");
 }
+
+namespace {
+
+// A sweep's CSV without the host-time columns, which no two runs share.
+std::vector<std::string> csv_without_host_time(const fs::path& csv) {
+  const auto rows = lines(slurp(csv));
+  REQUIRE_FALSE(rows.empty());
+  std::vector<bool> keep;
+  std::stringstream header(rows[0]);
+  for (std::string col; std::getline(header, col, ',');)
+    keep.push_back(col.find("wall_seconds") == std::string::npos &&
+                   col.find("router_cycles_per_second") == std::string::npos);
+  std::vector<std::string> out;
+  for (const std::string& row : rows) {
+    std::string kept;
+    std::size_t c = 0, start = 0;
+    bool quoted = false;
+    for (std::size_t i = 0; i <= row.size(); ++i) {
+      if (i < row.size() && row[i] == '"') quoted = !quoted;
+      if (i == row.size() || (row[i] == ',' && !quoted)) {
+        if (c < keep.size() && keep[c]) kept += row.substr(start, i - start) + ",";
+        ++c;
+        start = i + 1;
+      }
+    }
+    out.push_back(kept);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cli: sweep runs the product x seeds, the same rows for any number of workers, and resumes",
+          "[cli][sweep]") {
+  const std::string body =
+      "command: barrier\n"
+      "parameters:\n"
+      "  mesh: [4x4, 8x8]\n"
+      "  members: [random:5, all]\n"
+      "  scheme: [btm, cs]\n"
+      "  trm: 20\n"
+      "seeds: [7, 8]\n";
+  const fs::path one = write_file("sweep_one.yaml", body), two = write_file("sweep_two.yaml", body);
+  const Result r1 = run({"sweep", one.string(), "--workers", "1"});
+  const Result r2 = run({"sweep", two.string(), "--workers", "2"});
+  INFO(r1.err << r2.err);
+  REQUIRE(r1.exit_code == 0);
+  REQUIRE(r2.exit_code == 0);
+  const fs::path csv1 = scratch_dir() / "sweep_one.csv", csv2 = scratch_dir() / "sweep_two.csv";
+  const auto rows = csv_without_host_time(csv1);
+  CHECK(rows.size() == 1 + 2 * 2 * 2 * 2);
+  CHECK(rows == csv_without_host_time(csv2));
+  CHECK_THAT(rows[0], Catch::StartsWith("point,mesh,members,scheme,trm,seed,commit,"));
+  // Every row is self-describing and its result is what the command alone gives.
+  const auto jsonl = lines(slurp(scratch_dir() / "sweep_one.jsonl"));
+  REQUIRE(jsonl.size() == 16);
+  const json row = json::parse(jsonl[7]);  // (4x4, all, cs, 20) x (7, 8): the second seed
+  CHECK(row["point"] == 7);
+  CHECK(row["parameters"] == json{{"mesh", "4x4"}, {"members", "all"}, {"scheme", "cs"}, {"trm", "20"}});
+  CHECK(row["seed"] == 8);
+  const json alone = run_json({"barrier", "--mesh", "4x4", "--members", "all", "--scheme", "cs", "--trm", "20",
+                               "--seed", "8", "--json"});
+  CHECK(row["result"]["latency_cycles"] == alone["latency_cycles"]);
+  CHECK(row["result"]["router"] == alone["router"]);
+
+  // Interrupted: three points saved and a fourth cut short. Only the rest runs again.
+  {
+    std::ofstream cut(scratch_dir() / "sweep_one.jsonl");
+    cut << jsonl[0] << "\n" << jsonl[1] << "\n" << jsonl[2] << "\n" << jsonl[3].substr(0, 20);
+  }
+  const Result again = run({"sweep", one.string()});
+  INFO(again.err);
+  REQUIRE(again.exit_code == 0);
+  CHECK_THAT(again.err, Catch::Contains("(13 run, 3 from"));
+  CHECK(csv_without_host_time(csv1) == rows);
+}
+
+TEST_CASE("cli: bad sweep specs are refused with one line naming the key", "[cli][sweep][errors]") {
+  const auto refused = [](const std::string& name, const std::string& body, const std::string& says) {
+    const fs::path spec = write_file(name, body);
+    expect_error_naming({"sweep", spec.string()}, says);
+  };
+  refused("s1.yaml", "command: barrier\nparameter:\n  trm: 20\n", "unknown key 'parameter'");
+  refused("s2.yaml", "command: barrier\nparameters:\n  trm: []\n", "'parameters.trm' is an empty list");
+  refused("s3.yaml", "command: barrier\nparameters:\n  trm: {a: 1}\n", "'parameters.trm' must be a scalar");
+  refused("s4.yaml", "command: barrier\nparameters:\n  ts: [5, -5]\n", "--ts");
+  refused("s5.yaml", "command: barrier\nparameters:\n  bogus: 3\n", "--bogus");
+  refused("s6.yaml", "parameters:\n  trm: 20\n", "'command' is missing");
+  refused("s7.yaml", "command: barrier\nseeds: [1, x]\n", "'seeds'");
+  refused("s8.yaml", "command: fly\n", "fly");
+  // A point the command itself refuses when it runs: one line, with the point.
+  refused("s9.yaml", "command: barrier\nparameters:\n  mesh: 4x4\n  members: \"9,9\"\n", "point 0");
+}

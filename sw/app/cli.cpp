@@ -1,0 +1,197 @@
+#include "cli.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "../collective/member_spec.hpp"
+#include "enum_names.hpp"
+#include "yaml_config.hpp"
+
+namespace meshsync {
+
+namespace {
+
+// Validators see the text before it is converted. The ranges are signed so that "-5"
+// fails in them with CLI11's message instead of wrapping around in the conversion to an
+// unsigned field. (CLI::NonNegativeNumber would check the sign too, but its message
+// spells out the largest double in 300 digits.)
+constexpr std::int64_t kLarge = 100000000;  // 10^8: far more than any run needs
+const CLI::Range kPositive(std::int64_t{1}, kLarge);
+const CLI::Range kNonNegative(std::int64_t{0}, kLarge);
+const CLI::Range kSeed(std::int64_t{0}, std::numeric_limits<std::int64_t>::max());
+
+// parse_mesh's message says what is wrong with the size.
+const CLI::Validator kMeshSize(
+    [](std::string& text) {
+      try {
+        parse_mesh(text);
+        return std::string{};
+      } catch (const ConfigError& e) {
+        return std::string(e.what());
+      }
+    },
+    "WxH");
+
+void add_mesh(CLI::App* app, MeshShape& mesh) {
+  app->add_option_function<std::string>(
+         "--mesh", [&mesh](const std::string& text) { mesh = parse_mesh(text); }, "mesh size")
+      ->check(kMeshSize)
+      ->default_str(fmt::format("{}x{}", mesh.width, mesh.height));
+}
+
+// The default shown in --help is the bound field's.
+template <typename T>
+void add_number(CLI::App* app, const std::string& name, T& field, const std::string& help,
+                const CLI::Validator& range) {
+  app->add_option(name, field, help)->capture_default_str()->check(range);
+}
+
+// Only the names are accepted (IsMember); the Transformer then stores the enumerator. Its
+// name-to-number mapping would only confuse --help, so it has no description. transform()
+// puts a validator before the others, hence IsMember last.
+template <typename T, typename E>
+CLI::Option* add_names(CLI::App* app, const std::string& name, T& field,
+                       const std::map<std::string, E>& names, const std::string& help) {
+  return app->add_option(name, field, help)
+      ->transform(CLI::Transformer(names).description(""))
+      ->transform(CLI::IsMember(names));
+}
+
+void add_seed(CLI::App* app, std::uint64_t& seed, const std::string& help) {
+  add_number(app, "--seed", seed, help, kSeed);
+}
+
+void add_members(CLI::App* app, std::string& members) {
+  app->add_option("--members", members, "all | random:N | x,y;x,y;...")->capture_default_str();
+}
+
+void add_network_options(CLI::App* app, NetworkOptions& n) {
+  NetworkConfig& c = n.config;
+  add_mesh(app, c.mesh);
+  add_number(app, "--ts", c.timing.ts, "start-up at the NI, cycles", kPositive);
+  add_number(app, "--tp", c.timing.tp, "link traversal, cycles", kPositive);
+  add_number(app, "--trn", c.timing.trn, "router delay when only forwarding, cycles", kPositive);
+  add_number(app, "--trm", c.timing.trm, "router delay at a member for a sync message, cycles",
+             kPositive);
+  add_number(app, "--buffer-depth", c.router.buffer_depth, "worm VC input buffer, flits", kPositive);
+  add_number(app, "--sync-buffer-depth", c.router.sync_buffer_depth,
+             "each sync VC input buffer, flits", kPositive);
+  // The bounds of the register file (8-bit GIDs) and of a register's child list.
+  add_number(app, "--registers", c.router.barrier_registers, "barrier registers per router",
+             CLI::Range(0, 256));
+  add_number(app, "--max-children", c.router.max_children, "children one barrier register holds",
+             CLI::Range(4, 64));
+  add_number(app, "--deadlock-cycles", c.deadlock_cycles,
+             "report a deadlock after this many cycles without progress",
+             CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+  app->add_option("--rtl", n.rtl, "Verilated RTL routers at: all | x,y;x,y;... | random:N");
+  app->add_option("--lockstep", n.lockstep,
+                  "RTL routers checked every cycle against the model core at: all | x,y;... | random:N");
+  app->add_option("--trace", n.trace, "FST waveform of the RTL routers' signals (FILE.fst)");
+}
+
+CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
+  auto* barrier = app.add_subcommand("barrier", "simulate a barrier and compare with the analytic latency");
+  add_network_options(barrier, o.net);
+  add_members(barrier, o.members);
+  // "btm,cs" runs both; CLI11 splits the list and checks each name.
+  add_names(barrier, "--scheme", o.schemes, scheme_names(), "btm | cs | btm,cs (compare)")
+      ->delimiter(',')
+      ->default_str(scheme_name(o.schemes.front()));
+  add_number(barrier, "--repeat", o.repeat, "barriers to measure (random members drawn anew each)",
+             CLI::Range(1, 100000));
+  add_seed(barrier, o.seed, "seed for random members");
+  barrier->add_flag("--json", o.json, "print JSON");
+  barrier->add_option("--vcd", o.vcd, "write a VCD waveform of every router");
+  return barrier;
+}
+
+CLI::App* add_tree(CLI::App& app, TreeOptions& o) {
+  auto* tree = app.add_subcommand("tree", "print the barrier tree and every member's register");
+  add_mesh(tree, o.mesh);
+  add_members(tree, o.members);
+  add_names(tree, "--scheme", o.scheme, scheme_names(), "btm | cs")->default_str(scheme_name(o.scheme));
+  add_seed(tree, o.seed, "seed for random members");
+  tree->add_flag("--json", o.json, "print JSON");
+  tree->add_flag("--dot", o.dot, "print Graphviz DOT");
+  return tree;
+}
+
+CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
+  auto* traffic = app.add_subcommand("traffic", "ordinary unicast load, measured like a NoC simulator");
+  add_network_options(traffic, o.net);
+  TrafficParams& p = o.params;
+  add_names(traffic, "--pattern", p.pattern, pattern_names(), "uniform | transpose | hotspot")
+      ->default_str(pattern_name(p.pattern));
+  // TrafficParams::validate checks the rate: (0, 1] is not a closed range.
+  traffic->add_option("--rate", p.rate, "offered load, flits/node/cycle")->capture_default_str();
+  add_number(traffic, "--flits", p.flits, "flits per packet", CLI::Range(1, 1024));
+  add_number(traffic, "--cycles", p.cycles, "measured cycles", kPositive);
+  add_number(traffic, "--warmup", p.warmup, "cycles before measuring", kNonNegative);
+  add_seed(traffic, p.seed, "seed of the traffic generator");
+  traffic->add_flag("--json", o.json, "print JSON");
+  traffic->add_option("--vcd", o.vcd, "write a VCD waveform of every router");
+  return traffic;
+}
+
+CLI::App* add_multicast_plan(CLI::App& app, MulticastPlanOptions& o) {
+  auto* plan = app.add_subcommand(
+      "multicast-plan", "print the worms of path-based multicasts (DP, MP, CP, QG) and their zero-load latency");
+  add_mesh(plan, o.mesh);
+  plan->add_option("--src", o.source, "the source node x,y")->capture_default_str();
+  plan->add_option("--dests", o.dests, "random:K | x,y;x,y;...")->capture_default_str();
+  add_names(plan, "--algo", o.algorithms, algorithm_names(), "dp | mp | cp | qg, or a list dp,qg")
+      ->delimiter(',')
+      ->default_str("dp,mp,cp,qg");
+  plan->add_option("--threshold", o.threshold, "QG's threshold T (Phase 3)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  add_number(plan, "--startup", o.timing.startup, "start-up per message-passing step, cycles", kNonNegative);
+  add_number(plan, "--flits", o.timing.flits, "flits per message", kPositive);
+  add_seed(plan, o.seed, "seed for random destinations");
+  plan->add_flag("--json", o.json, "print JSON");
+  return plan;
+}
+
+CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
+  auto* sweep = app.add_subcommand("sweep", "run the product of parameter lists x seeds on all cores (docs/sweep.md)");
+  sweep->add_option("spec", o.spec, "the sweep, SPEC.yaml")->required()->check(CLI::ExistingFile);
+  add_number(sweep, "--workers", o.workers, "points run at once (default: the cores)", CLI::Range(0, 1024));
+  sweep->add_option("--output", o.output, "output prefix: PREFIX.csv, PREFIX.jsonl (default: the spec's)");
+  return sweep;
+}
+
+}  // namespace
+
+CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with barrier registers (BTM, CS)") {
+  app_.require_subcommand(1);
+  app_.fallthrough();
+  // YamlConfig rejects keys that name no option of the subcommand.
+  app_.set_config("--config", "", "read options from a YAML file (keys are option names)");
+  app_.config_formatter(std::make_shared<YamlConfig>(&app_));
+  app_.footer("Every subcommand also takes --config FILE.yaml.");
+  barrier_cmd_ = add_barrier(app_, barrier_);
+  tree_cmd_ = add_tree(app_, tree_);
+  traffic_cmd_ = add_traffic(app_, traffic_);
+  multicast_plan_cmd_ = add_multicast_plan(app_, multicast_plan_);
+  sweep_cmd_ = add_sweep(app_, sweep_);
+}
+
+void CommandLine::parse(const std::vector<std::string>& args) {
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  app_.parse(reversed);
+}
+
+int CommandLine::run() {
+  if (barrier_cmd_->parsed()) return run_barrier(barrier_);
+  if (tree_cmd_->parsed()) return run_tree(tree_);
+  if (traffic_cmd_->parsed()) return run_traffic(traffic_);
+  if (multicast_plan_cmd_->parsed()) return run_multicast_plan(multicast_plan_);
+  if (sweep_cmd_->parsed()) return run_sweep(sweep_);
+  return 0;
+}
+
+}  // namespace meshsync
