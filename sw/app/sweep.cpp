@@ -24,6 +24,7 @@
 
 #include "../runtime/machine.hpp"
 #include "cli.hpp"
+#include "ranks.hpp"
 
 extern char** environ;
 
@@ -159,22 +160,43 @@ std::vector<Point> points_of(const SweepSpec& s) {
   }
 }
 
-// Points already in PREFIX.jsonl (an interrupted or repeated sweep), by index.
-std::map<std::size_t, json> finished(const fs::path& jsonl, const std::vector<Point>& points) {
-  std::map<std::size_t, json> done;
-  std::ifstream in(jsonl);
-  for (std::string line; std::getline(in, line);) {
-    json row;
-    try {
-      row = json::parse(line);
-    } catch (const json::exception&) {
-      continue;  // a line cut short when the sweep was interrupted
+// The files finished points are appended to: PREFIX.jsonl, or one per rank under MPI
+// (PREFIX.rank-R.jsonl; rank 0 merges them at the end).
+fs::path log_of(const std::string& prefix, const Ranks& ranks) {
+  return ranks.size() == 1 ? fs::path(prefix + ".jsonl") : fs::path(prefix + ".rank-" + std::to_string(ranks.rank()) + ".jsonl");
+}
+
+std::vector<fs::path> logs(const std::string& prefix) {
+  std::vector<fs::path> out{prefix + ".jsonl"};
+  const fs::path base(prefix);
+  const fs::path dir = base.parent_path().empty() ? fs::path(".") : base.parent_path();
+  const std::string stem = base.filename().string() + ".rank-";
+  if (fs::is_directory(dir))
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind(stem, 0) == 0 && e.path().extension() == ".jsonl") out.push_back(e.path());
     }
-    const std::size_t i = row.value("point", points.size());
-    if (i >= points.size() || row["parameters"] != points[i].parameters || row["seed"] != points[i].seed)
-      throw ConfigError(jsonl.string() + " holds results of another sweep (point " + std::to_string(i) +
-                        " differs): remove it or choose another --output");
-    done[i] = row;
+  return out;
+}
+
+// Points already finished (an interrupted or repeated sweep), by index.
+std::map<std::size_t, json> finished(const std::string& prefix, const std::vector<Point>& points) {
+  std::map<std::size_t, json> done;
+  for (const fs::path& file : logs(prefix)) {
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+      json row;
+      try {
+        row = json::parse(line);
+      } catch (const json::exception&) {
+        continue;  // a line cut short when the sweep was interrupted
+      }
+      const std::size_t i = row.value("point", points.size());
+      if (i >= points.size() || row["parameters"] != points[i].parameters || row["seed"] != points[i].seed)
+        throw ConfigError(file.string() + " holds results of another sweep (point " + std::to_string(i) +
+                          " differs): remove it or choose another --output");
+      done[i] = row;
+    }
   }
   return done;
 }
@@ -282,29 +304,29 @@ void write_outputs(const SweepSpec& spec, const std::map<std::size_t, json>& row
 
 }  // namespace
 
-int run_sweep(const SweepOptions& o) {
-  const auto t0 = std::chrono::steady_clock::now();
-  SweepSpec spec = read_spec(o.spec);
-  if (!o.output.empty()) spec.output = o.output;
-  const std::vector<Point> points = points_of(spec);
-  const fs::path jsonl = spec.output + ".jsonl";
-  std::map<std::size_t, json> rows = finished(jsonl, points);
-  const std::size_t resumed = rows.size();
-  const fs::path parts = spec.output + ".parts";
-  fs::create_directories(parts);
-  std::ofstream log(jsonl, std::ios::app);
+namespace {
 
-  const std::size_t workers =
-      o.workers > 0 ? static_cast<std::size_t>(o.workers) : std::max(1u, std::thread::hardware_concurrency());
+// Runs `mine` (points of this rank) on `workers` child processes at once, appending each
+// finished row to `log` and `rows`. Returns the first failure ("" if none) and its code.
+std::pair<std::string, int> run_points(const std::vector<Point>& points, const std::vector<std::size_t>& mine,
+                                       std::size_t workers, const fs::path& parts, const fs::path& log_path,
+                                       std::map<std::size_t, json>& rows, bool show_progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  // A line cut short by an interruption must not swallow the first row appended now.
+  const bool cut_short = fs::exists(log_path) && fs::file_size(log_path) > 0 && [&] {
+    std::ifstream in(log_path, std::ios::binary);
+    in.seekg(-1, std::ios::end);
+    return in.get() != '\n';
+  }();
+  std::ofstream log(log_path, std::ios::app);
+  if (cut_short) log << "\n";
   std::map<pid_t, Child> running;
   std::size_t next = 0, run_now = 0;
   std::string failure;
   int failure_code = 0;
-  const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   for (;;) {
-    while (failure.empty() && running.size() < workers && next < points.size()) {
-      const Point& p = points[next++];
-      if (rows.count(p.index)) continue;
+    while (failure.empty() && running.size() < workers && next < mine.size()) {
+      const Point& p = points[mine[next++]];
       Child c{p.index, parts / fmt::format("{}.json", p.index), parts / fmt::format("{}.err", p.index)};
       running.emplace(spawn(p, c), c);
     }
@@ -334,7 +356,7 @@ int run_sweep(const SweepOptions& o) {
       // The first failure stops the sweep once the running points are done.
       if (failure.empty()) {
         failure = fmt::format("point {} ({}, seed {}): {}", p.index, p.parameters.dump(), p.seed, problem);
-        failure_code = code;
+        failure_code = code == 0 ? 4 : code;
       }
       continue;
     }
@@ -345,22 +367,98 @@ int run_sweep(const SweepOptions& o) {
     fs::remove(c.out);
     fs::remove(c.err);
     ++run_now;
-    progress(rows.size(), points.size(), elapsed(), run_now);
+    if (show_progress) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      progress(rows.size(), points.size(), seconds, run_now);
+    }
   }
-  if (isatty(STDERR_FILENO)) fmt::print(stderr, "\n");
-  log.close();
+  if (show_progress && isatty(STDERR_FILENO)) fmt::print(stderr, "\n");
+  return {failure, failure_code};
+}
+
+struct Prepared {
+  SweepSpec spec;
+  std::vector<Point> points;
+  std::map<std::size_t, json> rows;  // finished by an earlier run
+};
+
+// Reads and checks everything before a point runs: the same on every rank.
+Prepared prepare(const SweepOptions& o) {
+  Prepared p;
+  p.spec = read_spec(o.spec);
+  if (!o.output.empty()) p.spec.output = o.output;
+  p.points = points_of(p.spec);
+  p.rows = finished(p.spec.output, p.points);
+  return p;
+}
+
+int execute(const SweepOptions& o, Prepared prep, const Ranks& ranks) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const SweepSpec& spec = prep.spec;
+  const std::vector<Point>& points = prep.points;
+  std::map<std::size_t, json>& rows = prep.rows;
+  const std::size_t resumed = rows.size();
+  // The points still to run, dealt to the ranks in turn.
+  std::vector<std::size_t> mine;
+  std::size_t turn = 0;
+  for (const Point& p : points)
+    if (!rows.count(p.index) && turn++ % static_cast<std::size_t>(ranks.size()) == static_cast<std::size_t>(ranks.rank()))
+      mine.push_back(p.index);
+  const fs::path parts = spec.output + ".parts";
+  fs::create_directories(parts);
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t workers = o.workers > 0 ? static_cast<std::size_t>(o.workers)
+                                            : std::max<std::size_t>(1, cores / static_cast<std::size_t>(ranks.local_size()));
+  const auto [failure, code] =
+      run_points(points, mine, workers, parts, log_of(spec.output, ranks), rows, ranks.size() == 1);
+  // Every rank stops with the worst exit code; each failing rank says why.
+  const int worst = ranks.max(code);
   if (!failure.empty()) {
-    const std::string what = "sweep " + failure + fmt::format(" ({} of {} points saved in {})", rows.size(),
-                                                             points.size(), jsonl.string());
-    if (failure_code == 2) throw ConfigError(what);
-    if (failure_code == 3) throw SimulationError(what);
+    const std::string what = "sweep " + failure + fmt::format(" (finished points kept in {}.jsonl)", spec.output);
+    if (code == 2) throw ConfigError(what);
+    if (code == 3) throw SimulationError(what);
     throw std::runtime_error(what);
   }
+  if (worst != 0) return worst;
+  ranks.barrier();  // every rank's rows are in its file
+  if (ranks.rank() != 0) return 0;
+  rows = finished(spec.output, points);
   write_outputs(spec, rows);
+  for (const fs::path& f : logs(spec.output))
+    if (f != fs::path(spec.output + ".jsonl")) fs::remove(f);
   fs::remove_all(parts);
-  fmt::print(stderr, "sweep: {} points ({} run, {} from {}) -> {}.csv, {}.jsonl in {:.1f} s\n", points.size(),
-             run_now, resumed, jsonl.string(), spec.output, spec.output, elapsed());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  fmt::print(stderr, "sweep: {} points ({} run, {} from an earlier run{}) -> {}.csv, {}.jsonl in {:.1f} s\n",
+             points.size(), rows.size() - resumed, resumed,
+             ranks.size() > 1 ? fmt::format(", {} ranks", ranks.size()) : "", spec.output, spec.output, seconds);
   return 0;
+}
+
+}  // namespace
+
+int run_sweep(const SweepOptions& o) {
+  const Ranks ranks;
+  Prepared prep;
+  try {
+    prep = prepare(o);
+  } catch (const ConfigError&) {
+    // Every rank finds the same problem in the spec; rank 0 reports it.
+    if (ranks.rank() == 0) throw;
+    return 2;
+  }
+  if (ranks.size() == 1) return execute(o, std::move(prep), ranks);
+  // A failing point is reported by its rank (the others return the same exit code); any
+  // other error ends the whole launch rather than leave ranks waiting at a barrier.
+  try {
+    return execute(o, std::move(prep), ranks);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const SimulationError&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "meshsync: rank %d: %s\n", ranks.rank(), e.what());
+    ranks.abort(4);
+  }
 }
 
 }  // namespace meshsync

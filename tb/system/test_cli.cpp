@@ -74,13 +74,14 @@ fs::path write_file(const std::string& name, const std::string& text) {
   return p;
 }
 
-// Runs meshsync with `args`, 60 s at most. `env` is prepended to the command.
-Result run(const std::vector<std::string>& args, const std::string& env = "") {
+// Runs meshsync with `args`, 60 s at most. `env` is prepended to the command, `launcher`
+// (mpirun ...) to the program.
+Result run(const std::vector<std::string>& args, const std::string& env = "", const std::string& launcher = "") {
   static std::atomic<int> counter{0};
   const int k = ++counter;
   const fs::path out = scratch_dir() / ("out" + std::to_string(k));
   const fs::path err = scratch_dir() / ("err" + std::to_string(k));
-  std::string cmd = env + " timeout -k 5 60 " + quote(MESHSYNC_BIN);
+  std::string cmd = env + " timeout -k 5 60 " + launcher + " " + quote(MESHSYNC_BIN);
   for (const auto& a : args) cmd += " " + quote(a);
   cmd += " >" + quote(out.string()) + " 2>" + quote(err.string()) + " </dev/null";
   const int status = std::system(cmd.c_str());
@@ -623,3 +624,28 @@ TEST_CASE("cli: bad sweep specs are refused with one line naming the key", "[cli
   // A point the command itself refuses when it runs: one line, with the point.
   refused("s9.yaml", "command: barrier\nparameters:\n  mesh: 4x4\n  members: \"9,9\"\n", "point 0");
 }
+
+#ifdef MESHSYNC_MPIEXEC
+TEST_CASE("cli: a sweep over two MPI ranks gives the rows of the local sweep", "[cli][sweep][mpi]") {
+  const std::string body =
+      "command: barrier\n"
+      "parameters:\n"
+      "  mesh: [4x4, 8x8]\n"
+      "  members: [random:5, random:9]\n"
+      "  scheme: [btm, cs]\n"
+      "seeds: 2\n";
+  const fs::path local = write_file("sweep_local.yaml", body), ranks = write_file("sweep_ranks.yaml", body);
+  REQUIRE(run({"sweep", local.string()}).exit_code == 0);
+  // Open MPI refuses root without these; --oversubscribe: two ranks on any core count.
+  const Result r = run({"sweep", ranks.string(), "--workers", "1"},
+                       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+                       quote(MESHSYNC_MPIEXEC) + " -np 2 --oversubscribe");
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("2 ranks"));
+  CHECK(csv_without_host_time(scratch_dir() / "sweep_ranks.csv") ==
+        csv_without_host_time(scratch_dir() / "sweep_local.csv"));
+  CHECK(lines(slurp(scratch_dir() / "sweep_ranks.jsonl")).size() == 16);
+  CHECK_FALSE(fs::exists(scratch_dir() / "sweep_ranks.rank-1.jsonl"));
+}
+#endif
