@@ -26,6 +26,11 @@ class InjectionChannel {
   // The cycle the front flit may enter the Local input buffer.
   std::uint64_t front_cycle() const { return queue_.front().cycle; }
   void pop() { queue_.pop_front(); }
+  bool holds_sync() const {
+    for (const Entry& e : queue_)
+      if (e.flit.sync) return true;
+    return false;
+  }
 
  private:
   struct Entry {

@@ -240,4 +240,10 @@ std::string NetworkCore::stuck_report(std::size_t max_lines) const {
   return s;
 }
 
+bool NetworkCore::holds_sync() const {
+  for (const RouterCore& r : routers_)
+    if (r.holds_sync()) return true;
+  return false;
+}
+
 }  // namespace meshsync

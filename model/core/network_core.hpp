@@ -101,6 +101,9 @@ class NetworkCore : private RouterLinks {
   // cycle processed.
   std::uint64_t run_until_idle(std::uint64_t limit = kNever);
   bool idle() const { return pending_wakes_ == 0 && external_due_.empty(); }
+  // Some router holds a sync message (RouterCore::holds_sync): what a barrier waits for
+  // under background load. Looks at every model router (not at external ones).
+  bool holds_sync() const;
   std::uint64_t last_cycle() const { return last_cycle_; }
 
   LinkCounters& counters() { return counters_; }

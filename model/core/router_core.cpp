@@ -303,6 +303,14 @@ bool RouterCore::idle() const {
   return true;
 }
 
+bool RouterCore::holds_sync() const {
+  unsigned sync_vcs = 0;
+  for (int i = 0; i < kPorts; ++i)
+    for (int v = 0; v < kVcs; ++v)
+      if (v != kWormVc) sync_vcs |= 1u << queue_bit(i, v);
+  return (nonempty_ & sync_vcs) != 0 || pending_ > 0 || source_.holds_sync();
+}
+
 void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& mesh) const {
   static const char* vc_name[kVcs] = {"worm", "sync-XY", "sync-YX"};
   const auto where = [&](NodeId n) {

@@ -74,6 +74,9 @@ class RouterCore {
   // The next cycle at which step() has something to do, or kNever.
   std::uint64_t next_wake(std::uint64_t cycle) const;
   bool idle() const;
+  // A sync message is buffered here, waits in a barrier register or at the NI's
+  // injection channel (background load keeps routers busy; barriers wait for these).
+  bool holds_sync() const;
 
   // Lines describing every buffered flit, for deadlock reports.
   void describe_stuck(std::vector<std::string>& out, const MeshShape& mesh) const;

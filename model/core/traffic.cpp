@@ -79,6 +79,7 @@ NodeId TrafficGenerator::pick_dest(NodeId src) {
 }
 
 void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
+  emitted_until_ = std::max(emitted_until_, cycle);
   while (!next_.empty() && next_.top().cycle <= cycle) {
     const NodeEvent np = next_.top();
     next_.pop();
@@ -109,6 +110,12 @@ void TrafficGenerator::on_eject(NodeId node, const Flit& f, std::uint64_t cycle)
   latency_sum_ += static_cast<double>(latency);
 }
 
+void TrafficGenerator::end_window(std::uint64_t cycle) {
+  // Packets already handed over (a cycle ahead) were counted as measured: keep them in.
+  window_end_ = std::min(window_end_, std::max({cycle, window_begin_, emitted_until_ + 1}));
+  p_.cycles = window_end_ - window_begin_;
+}
+
 bool TrafficGenerator::finished() const {
   return latencies_ == measured_created_ && (next_.empty() || next_.top().cycle >= window_end_);
 }
@@ -118,7 +125,7 @@ TrafficResult TrafficGenerator::result() const {
   r.packets_measured = measured_created_;
   r.packets_delivered = board_.delivered_packets();
   r.flits_delivered = board_.delivered_flits();
-  const double node_cycles = static_cast<double>(mesh_.nodes()) * static_cast<double>(p_.cycles);
+  const double node_cycles = std::max(1.0, static_cast<double>(mesh_.nodes()) * static_cast<double>(p_.cycles));
   r.accepted = static_cast<double>(window_flits_) / node_cycles;
   r.last_delivery = last_delivery_;
   r.offered = static_cast<double>(created_in_window_flits_) / node_cycles;

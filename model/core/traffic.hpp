@@ -61,6 +61,10 @@ class TrafficGenerator : public TrafficSource {
   const Scoreboard& scoreboard() const { return board_; }
   TrafficResult result() const;
   std::uint64_t window_end() const { return window_end_; }
+  // Ends the measurement window at `cycle` (not before it began): background load that
+  // runs until the foreground work is done. Creation stops once the window's packets
+  // are delivered, as at the end of any window.
+  void end_window(std::uint64_t cycle);
 
  private:
   NodeId pick_dest(NodeId src);
@@ -84,6 +88,7 @@ class TrafficGenerator : public TrafficSource {
   std::uint64_t window_flits_ = 0;
   std::uint64_t last_delivery_ = 0;
   std::uint64_t created_in_window_flits_ = 0;
+  std::uint64_t emitted_until_ = 0;  // the last cycle emit() created packets for
 };
 
 }  // namespace meshsync

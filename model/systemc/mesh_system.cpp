@@ -83,6 +83,14 @@ void MeshSystem::wait_idle() {
   while (core_.next_event_cycle() != kNever) sc_core::wait(idle_);
 }
 
+void MeshSystem::wait_cycle(std::uint64_t cycle) {
+  if (cycle > now_cycle()) sc_core::wait(until(cycle));
+}
+
+void MeshSystem::wait_sync_drained() {
+  while (core_.holds_sync()) sc_core::wait(until(now_cycle() + 1));
+}
+
 void MeshSystem::clock_thread() {
   try {
     for (;;) {

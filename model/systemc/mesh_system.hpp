@@ -51,8 +51,14 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
 
   // Ordinary load next to the software's own traffic.
   void attach_traffic(TrafficGenerator* gen);
+  bool has_traffic() const { return traffic_ != nullptr; }
   // For an SC_THREAD: returns once the network holds no flit and expects none.
   void wait_idle();
+  // For an SC_THREAD: returns at the start of `cycle` (at once if it has begun).
+  void wait_cycle(std::uint64_t cycle);
+  // For an SC_THREAD: returns once no sync message is left in the network, whatever
+  // ordinary traffic is doing (a cycle boundary at a time).
+  void wait_sync_drained();
 
   // The first error raised inside the clock thread (deadlock), empty if none.
   const std::string& error() const { return error_; }

@@ -106,6 +106,12 @@ CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
   add_seed(barrier, o.seed, "seed for random members");
   barrier->add_flag("--json", o.json, "print JSON");
   barrier->add_option("--vcd", o.vcd, "write a VCD waveform of every router");
+  BackgroundLoad& l = o.load;
+  barrier->add_option("--load", l.pattern, "unicast load while the barriers run: uniform | transpose | hotspot")
+      ->check(CLI::IsMember(pattern_names()));
+  barrier->add_option("--load-rate", l.rate, "the load's offered rate, flits/node/cycle")->capture_default_str();
+  add_number(barrier, "--load-flits", l.flits, "flits per load packet", CLI::Range(1, 1024));
+  add_number(barrier, "--load-warmup", l.warmup, "cycles of load before the first barrier", kNonNegative);
   return barrier;
 }
 

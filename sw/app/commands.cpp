@@ -84,8 +84,11 @@ void print_cosim(const Cosim& c) {
 
 // Every JSON output ends with the network it ran on and the host time, so a result can
 // be reproduced and compared from its file alone.
+// Every result carries what produced it: the router parameters, the seed (set by the
+// caller) and the source commit (read when CMake configured the build).
 void print_json(json j, const NetworkConfig& cfg, const Cosim& cosim, double wall) {
   j.update(json(cfg));
+  j["commit"] = MESHSYNC_COMMIT;
   if (cosim.rtl) j["rtl"] = cosim;
   j["wall_seconds"] = wall;
   std::cout << j.dump(2) << "\n";
@@ -133,6 +136,40 @@ double mean_latency(const std::vector<BarrierRun>& runs) {
 
 }  // namespace
 
+namespace {
+
+// The background load of `meshsync barrier --load`: packets from cycle 1 until the
+// driver ends the window after the last barrier.
+TrafficParams load_params(const BarrierOptions& o, const Cosim& cosim) {
+  // Barriers under load wait for sync messages to drain, which only model routers report.
+  if (cosim.rtl) throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
+  TrafficParams p;
+  p.pattern = parse_pattern(o.load.pattern);
+  p.rate = o.load.rate;
+  p.flits = static_cast<std::uint16_t>(o.load.flits);
+  p.warmup = static_cast<std::uint64_t>(o.load.warmup);
+  p.cycles = std::uint64_t{1} << 50;  // until end_window
+  p.seed = o.seed;
+  return p;
+}
+
+void check_drained(const TrafficGenerator& gen) {
+  if (!gen.finished())
+    throw SimulationError("traffic did not drain: " + std::to_string(gen.scoreboard().in_flight()) +
+                          " packets undelivered");
+  if (!gen.scoreboard().errors().empty())
+    throw SimulationError("scoreboard: " + gen.scoreboard().errors().front());
+}
+
+json load_json(const BackgroundLoad& l, const TrafficGenerator& gen) {
+  const TrafficResult r = gen.result();
+  return json{{"pattern", l.pattern}, {"rate", l.rate}, {"flits", l.flits}, {"warmup", l.warmup},
+              {"offered", r.offered}, {"accepted", r.accepted}, {"latency_avg", r.latency_avg},
+              {"latency_p99", r.latency_p99}, {"packets_measured", r.packets_measured}};
+}
+
+}  // namespace
+
 int run_barrier(const BarrierOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   const NetworkConfig& cfg = o.net.config;
@@ -150,17 +187,27 @@ int run_barrier(const BarrierOptions& o) {
   const Cosim cosim = attach_rtl(machine, o.net, o.seed);
   std::optional<VcdProbe> vcd;
   if (!o.vcd.empty()) vcd.emplace(machine.mesh().core(), o.vcd);
+  std::optional<TrafficGenerator> load;
+  if (!o.load.pattern.empty()) {
+    load.emplace(load_params(o, cosim), cfg.mesh, 1);
+    machine.mesh().attach_traffic(&*load);
+  }
+  // Under load the barriers start once it has warmed up, from cycle 1 on.
+  const std::uint64_t not_before = load ? 1 + static_cast<std::uint64_t>(o.load.warmup) : 0;
 
   std::vector<std::vector<BarrierRun>> runs(schemes.size());
   machine.spawn("driver", [&] {
     for (std::size_t s = 0; s < schemes.size(); ++s)
       for (const auto& members : member_sets) {
         Communicator c = machine.groups().create(cfg.mesh, members, schemes[s]);
-        runs[s].push_back(measured_run(*c.tree, cfg, measure_barrier(machine, c)));
+        runs[s].push_back(measured_run(*c.tree, cfg, measure_barrier(machine, c, not_before)));
         machine.groups().free(c);
       }
+    // The load is measured while the barriers ran; then it drains.
+    if (load) load->end_window(machine.now());
   });
   machine.run();
+  if (load) check_drained(*load);
 
   const MeshShape& mesh = cfg.mesh;
   const double wall = seconds_since(wall0);
@@ -178,6 +225,7 @@ int run_barrier(const BarrierOptions& o) {
     }
     j["seed"] = o.seed;
     j["repeat"] = o.repeat;
+    if (load) j["load"] = load_json(o.load, *load);
     print_json(std::move(j), cfg, cosim, wall);
     return 0;
   }
@@ -197,6 +245,12 @@ int run_barrier(const BarrierOptions& o) {
   if (schemes.size() == 2)
     fmt::print("{} over {}: {:.2f}x faster (mean simulated latency)\n", scheme_name(schemes[0]),
                scheme_name(schemes[1]), speedup);
+  if (load) {
+    const TrafficResult r = load->result();
+    fmt::print("under {} load at {} flits/node/cycle ({}-flit packets): its latency avg {:.2f}, p99 {} cycles, "
+               "accepted {:.4f}\n", o.load.pattern, o.load.rate, o.load.flits, r.latency_avg, r.latency_p99,
+               r.accepted);
+  }
   print_cosim(cosim);
   fmt::print("wall time {:.3f} s\n", wall);
   return 0;
@@ -276,11 +330,7 @@ int run_traffic(const TrafficOptions& o) {
   const auto sim0 = std::chrono::steady_clock::now();
   machine.run();
   const double sim_wall = seconds_since(sim0);
-  if (!gen.finished())
-    throw SimulationError("traffic did not drain: " + std::to_string(gen.scoreboard().in_flight()) +
-                          " packets undelivered");
-  if (!gen.scoreboard().errors().empty())
-    throw SimulationError("scoreboard: " + gen.scoreboard().errors().front());
+  check_drained(gen);
   const TrafficResult r = gen.result();
   // The network is done when the last flit arrives (RTL routers may still be returning
   // credits for a few cycles after that).

@@ -23,6 +23,14 @@ struct NetworkOptions {
   std::string trace;  // FST of the Verilated routers
 };
 
+// Ordinary unicast load running while the barriers are measured (`--load`).
+struct BackgroundLoad {
+  std::string pattern;  // empty: none
+  double rate = 0.1;
+  std::int64_t flits = 4;
+  std::int64_t warmup = 1000;  // cycles of load before the first barrier
+};
+
 struct BarrierOptions {
   NetworkOptions net;
   std::string members = "all";
@@ -31,6 +39,7 @@ struct BarrierOptions {
   std::uint64_t seed = 1;
   bool json = false;
   std::string vcd;
+  BackgroundLoad load;
 };
 int run_barrier(const BarrierOptions& o);
 

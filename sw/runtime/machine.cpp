@@ -99,7 +99,7 @@ void Machine::run() {
   }
 }
 
-BarrierMeasurement measure_barrier(Machine& m, const Communicator& c) {
+BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint64_t not_before) {
   const std::size_t n = c.members().size();
   BarrierMeasurement out;
   std::size_t joined = 0, released = 0, left = 0;
@@ -122,8 +122,17 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c) {
       if (++left == n) all_left.notify(sc_core::SC_ZERO_TIME);
     });
   }
+  // Quiet: no message in the network but this barrier's. Under load, no sync message
+  // (CS setup and teardown included) but this barrier's, so its latency and hops are its
+  // own.
+  const bool loaded = m.mesh().has_traffic();
+  const auto settle = [&] {
+    if (loaded) m.mesh().wait_sync_drained();
+    else m.mesh().wait_idle();
+  };
   if (joined < n) sc_core::wait(all_joined);
-  m.mesh().wait_idle();
+  settle();
+  if (loaded) m.mesh().wait_cycle(not_before);
   // Every member arrives in the next cycle.
   out.arrival_cycle = m.now() + 1;
   const std::uint64_t hops_before = m.mesh().core().counters().sync_hops;
@@ -131,14 +140,14 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c) {
   start.notify(MeshSystem::cycle_time());
   sc_core::wait(all_released);
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  m.mesh().wait_idle();
+  settle();
   out.latency_cycles = last_release - out.arrival_cycle;
   out.first_release = first_release - out.arrival_cycle;
   out.hops = m.mesh().core().counters().sync_hops - hops_before;
   // Leave, so the registers are free for the next group.
   leave_now.notify(sc_core::SC_ZERO_TIME);
   sc_core::wait(all_left);
-  m.mesh().wait_idle();
+  settle();
   return out;
 }
 

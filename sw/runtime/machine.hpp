@@ -70,7 +70,9 @@ struct BarrierMeasurement {
 
 // Call from a driver thread of a running Machine: every member joins (one software
 // thread each), the network drains, all members arrive in the same cycle; once all are
-// released they leave, so the registers are free again.
-BarrierMeasurement measure_barrier(Machine& m, const Communicator& c);
+// released they leave, so the registers are free again. Under background load (a
+// traffic generator attached) the network never drains: the members arrive in the cycle
+// after they have joined, but not before `not_before` (the load's warm-up).
+BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint64_t not_before = 0);
 
 }  // namespace meshsync

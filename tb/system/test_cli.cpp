@@ -649,3 +649,26 @@ TEST_CASE("cli: a sweep over two MPI ranks gives the rows of the local sweep", "
   CHECK_FALSE(fs::exists(scratch_dir() / "sweep_ranks.rank-1.jsonl"));
 }
 #endif
+
+TEST_CASE("cli: barrier --load measures barriers while unicast traffic runs", "[cli][json][load]") {
+  const json quiet = run_json({"barrier", "--mesh", "8x8", "--scheme", "btm,cs", "--json"});
+  for (const char* pattern : {"uniform", "transpose", "hotspot"}) {
+    const json j = run_json({"barrier", "--mesh", "8x8", "--scheme", "btm,cs", "--repeat", "3", "--load", pattern,
+                             "--load-rate", "0.05", "--json"});
+    INFO(pattern);
+    REQUIRE(j["load"]["pattern"] == pattern);
+    CHECK(j["load"]["accepted"].get<double>() > 0.03);
+    CHECK(j["load"]["packets_measured"].get<std::uint64_t>() > 100);
+    for (std::size_t s = 0; s < 2; ++s) {
+      const json& loaded = j["schemes"][s];
+      // The load can only delay a barrier; the tree and its messages stay the same.
+      for (const json& run : loaded["runs"]) {
+        CHECK(run["latency_cycles"].get<std::uint64_t>() >= run["analytic_cycles"].get<std::uint64_t>());
+        CHECK(run["hops"] == quiet["schemes"][s]["hops"]);
+      }
+    }
+  }
+  expect_error_naming({"barrier", "--load", "random"}, "--load");
+  expect_error_naming({"barrier", "--load", "uniform", "--load-rate", "0"}, "rate must be in (0, 1]");
+  expect_error_naming({"barrier", "--mesh", "4x2", "--load", "transpose"}, "square mesh");
+}
