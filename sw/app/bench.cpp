@@ -16,7 +16,9 @@ using namespace meshsync;
 // The program's entry: libsystemc's main() calls sc_main and exits with its result.
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"meshsync-bench: router-cycles simulated per wall second"};
-  std::string scenario = "uniform", mesh_text = "8x8";
+  const MeshShape default_mesh = NetworkConfig{}.mesh;  // config.hpp's, as for meshsync
+  std::string scenario = "uniform",
+              mesh_text = std::to_string(default_mesh.width) + "x" + std::to_string(default_mesh.height);
   double rate = 0.1;
   std::uint64_t cycles = 20000;
   app.add_option("--scenario", scenario, "idle | barrier | uniform")->required();
