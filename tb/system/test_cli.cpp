@@ -637,9 +637,14 @@ TEST_CASE("cli: a sweep over two MPI ranks gives the rows of the local sweep", "
   const fs::path local = write_file("sweep_local.yaml", body), ranks = write_file("sweep_ranks.yaml", body);
   REQUIRE(run({"sweep", local.string()}).exit_code == 0);
   // Open MPI refuses root without these; --oversubscribe: two ranks on any core count.
-  const Result r = run({"sweep", ranks.string(), "--workers", "1"},
-                       "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
-                       quote(MESHSYNC_MPIEXEC) + " -np 2 --oversubscribe");
+  const std::string env = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1";
+  const std::string mpirun = quote(MESHSYNC_MPIEXEC) + " -np 2 --oversubscribe";
+  // A machine where MPI cannot start two processes at all says nothing about meshsync.
+  if (std::system((env + " timeout 60 " + mpirun + " true >/dev/null 2>&1").c_str()) != 0) {
+    WARN("mpirun cannot start two ranks here; the MPI sweep is not tested");
+    return;
+  }
+  const Result r = run({"sweep", ranks.string(), "--workers", "1"}, env, mpirun);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.err, Catch::Contains("2 ranks"));
