@@ -16,6 +16,7 @@ class InjectionChannel {
   // message still in its start-up must not hold up a packet that is due earlier. Flits
   // of one worm share their cycle, so a worm is never split.
   void push(const Flit& f, std::uint64_t cycle) {
+    syncs_ += f.sync;
     auto pos = queue_.end();
     while (pos != queue_.begin() && std::prev(pos)->cycle > cycle) --pos;
     queue_.insert(pos, {f, cycle});
@@ -25,12 +26,11 @@ class InjectionChannel {
   const Flit& front() const { return queue_.front().flit; }
   // The cycle the front flit may enter the Local input buffer.
   std::uint64_t front_cycle() const { return queue_.front().cycle; }
-  void pop() { queue_.pop_front(); }
-  bool holds_sync() const {
-    for (const Entry& e : queue_)
-      if (e.flit.sync) return true;
-    return false;
+  void pop() {
+    syncs_ -= queue_.front().flit.sync;
+    queue_.pop_front();
   }
+  bool holds_sync() const { return syncs_ > 0; }
 
  private:
   struct Entry {
@@ -38,6 +38,7 @@ class InjectionChannel {
     std::uint64_t cycle;
   };
   std::deque<Entry> queue_;
+  std::size_t syncs_ = 0;  // sync messages among them
 };
 
 }  // namespace meshsync

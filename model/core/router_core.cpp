@@ -304,11 +304,15 @@ bool RouterCore::idle() const {
 }
 
 bool RouterCore::holds_sync() const {
-  unsigned sync_vcs = 0;
-  for (int i = 0; i < kPorts; ++i)
-    for (int v = 0; v < kVcs; ++v)
-      if (v != kWormVc) sync_vcs |= 1u << queue_bit(i, v);
-  return (nonempty_ & sync_vcs) != 0 || pending_ > 0 || source_.holds_sync();
+  // Bits port*kVcs+vc of nonempty_ for every VC but the worm VC.
+  constexpr unsigned kSyncVcs = [] {
+    unsigned m = 0;
+    for (int i = 0; i < kPorts; ++i)
+      for (int v = 0; v < kVcs; ++v)
+        if (v != kWormVc) m |= 1u << queue_bit(i, v);
+    return m;
+  }();
+  return (nonempty_ & kSyncVcs) != 0 || pending_ > 0 || source_.holds_sync();
 }
 
 void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& mesh) const {

@@ -116,7 +116,7 @@ class RouterCore {
   void barrier_unit(const Flit& f);
   void send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links);
   void update_cs_path(const Flit& f);
-  static int queue_bit(int port, int vc) { return port * kVcs + vc; }
+  static constexpr int queue_bit(int port, int vc) { return port * kVcs + vc; }
   void pop_input(int port, int vc, std::uint64_t cycle, RouterLinks& links);
   bool has_credit(int out, int vc) const {
     return out == index(Port::Local) || credits_[out][vc] > 0;

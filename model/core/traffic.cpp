@@ -113,7 +113,6 @@ void TrafficGenerator::on_eject(NodeId node, const Flit& f, std::uint64_t cycle)
 void TrafficGenerator::end_window(std::uint64_t cycle) {
   // Packets already handed over (a cycle ahead) were counted as measured: keep them in.
   window_end_ = std::min(window_end_, std::max({cycle, window_begin_, emitted_until_ + 1}));
-  p_.cycles = window_end_ - window_begin_;
 }
 
 bool TrafficGenerator::finished() const {
@@ -125,7 +124,9 @@ TrafficResult TrafficGenerator::result() const {
   r.packets_measured = measured_created_;
   r.packets_delivered = board_.delivered_packets();
   r.flits_delivered = board_.delivered_flits();
-  const double node_cycles = std::max(1.0, static_cast<double>(mesh_.nodes()) * static_cast<double>(p_.cycles));
+  // The window as it ran (end_window may have shortened it, even to nothing).
+  const double node_cycles =
+      static_cast<double>(mesh_.nodes()) * static_cast<double>(std::max<std::uint64_t>(1, window_end_ - window_begin_));
   r.accepted = static_cast<double>(window_flits_) / node_cycles;
   r.last_delivery = last_delivery_;
   r.offered = static_cast<double>(created_in_window_flits_) / node_cycles;

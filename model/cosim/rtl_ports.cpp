@@ -92,12 +92,17 @@ bool matches(const RtlParams& p, const NetworkConfig& c) {
          r.timing.trm == c.timing.trm && c.mesh.width <= p.mesh_w && c.mesh.height <= p.mesh_h;
 }
 
-std::string describe(const RtlParams& p) {
+std::string describe_router(const RtlParams& p) {
   std::ostringstream s;
-  s << p.name << " (buffer-depth " << p.buffer_depth << ", sync-buffer-depth " << p.sync_buffer_depth
+  s << "buffer-depth " << p.buffer_depth << ", sync-buffer-depth " << p.sync_buffer_depth
     << ", barrier-registers " << p.num_regs << ", max-children " << p.max_children << ", trn "
-    << p.trn << ", trm " << p.trm << ", mesh up to " << p.mesh_w << "x" << p.mesh_h << ")";
+    << p.trn << ", trm " << p.trm;
   return s.str();
+}
+
+std::string describe(const RtlParams& p) {
+  return p.name + " (" + describe_router(p) + ", mesh up to " + std::to_string(p.mesh_w) + "x" +
+         std::to_string(p.mesh_h) + ")";
 }
 
 const char* port_label(int port) {

@@ -41,7 +41,9 @@ RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_p
 NetworkConfig network_config(const RtlParams& p);
 // Whether a run with `c` can use routers built with `p`.
 bool matches(const RtlParams& p, const NetworkConfig& c);
-// "default (buffer-depth 16, ...)" for messages.
+// "buffer-depth 16, ..., trm 30": the router parameters, for messages.
+std::string describe_router(const RtlParams& p);
+// "default (buffer-depth 16, ..., mesh up to 128x128)".
 std::string describe(const RtlParams& p);
 
 enum class RegOp : std::uint8_t { None = 0, Program = 1, Free = 2 };

@@ -82,10 +82,9 @@ void print_cosim(const Cosim& c) {
              c.rtl, c.config, c.lockstep);
 }
 
-// Every JSON output ends with the network it ran on and the host time, so a result can
-// be reproduced and compared from its file alone.
-// Every result carries what produced it: the router parameters, the seed (set by the
-// caller) and the source commit (read when CMake configured the build).
+// Every JSON output ends with what produced it, so a result can be reproduced and
+// compared from its file alone: the network it ran on, the seed (set by the caller), the
+// source commit (read when CMake configured the build) and the host time.
 void print_json(json j, const NetworkConfig& cfg, const Cosim& cosim, double wall) {
   j.update(json(cfg));
   j["commit"] = MESHSYNC_COMMIT;
@@ -94,11 +93,6 @@ void print_json(json j, const NetworkConfig& cfg, const Cosim& cosim, double wal
   std::cout << j.dump(2) << "\n";
 }
 
-void check_distinct(const std::vector<BarrierScheme>& schemes) {
-  for (auto s = schemes.begin(); s != schemes.end(); ++s)
-    if (std::find(schemes.begin(), s, *s) != s)
-      throw ConfigError("scheme '" + scheme_name(*s) + "' given twice");
-}
 
 BarrierRun measured_run(const BarrierTree& t, const NetworkConfig& cfg, const BarrierMeasurement& m) {
   return BarrierRun{t.nodes().size(), cfg.mesh.coord(t.root()), t.height(),
@@ -161,11 +155,11 @@ void check_drained(const TrafficGenerator& gen) {
     throw SimulationError("scoreboard: " + gen.scoreboard().errors().front());
 }
 
+// The load's inputs and its result, in the fields of `meshsync traffic --json`.
 json load_json(const BackgroundLoad& l, const TrafficGenerator& gen) {
-  const TrafficResult r = gen.result();
-  return json{{"pattern", l.pattern}, {"rate", l.rate}, {"flits", l.flits}, {"warmup", l.warmup},
-              {"offered", r.offered}, {"accepted", r.accepted}, {"latency_avg", r.latency_avg},
-              {"latency_p99", r.latency_p99}, {"packets_measured", r.packets_measured}};
+  json j = gen.result();
+  j.update(json{{"pattern", l.pattern}, {"rate", l.rate}, {"flits", l.flits}, {"warmup", l.warmup}});
+  return j;
 }
 
 }  // namespace
@@ -175,7 +169,7 @@ int run_barrier(const BarrierOptions& o) {
   const NetworkConfig& cfg = o.net.config;
   cfg.validate();
   const std::vector<BarrierScheme>& schemes = o.schemes;
-  check_distinct(schemes);
+  check_distinct(schemes, scheme_name, "scheme");
   // Random member sets are drawn afresh for every repetition (seed, seed+1, ...), as the
   // paper averages over random groups; explicit sets repeat the same group. Every scheme
   // sees the same member sets.

@@ -2,8 +2,10 @@
 // and JSON print them.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "../../model/core/traffic.hpp"
 #include "../collective/barrier_tree.hpp"
@@ -17,6 +19,13 @@ std::map<std::string, E> names_of(const Range& values, Name name) {
   std::map<std::string, E> m;
   for (E v : values) m.emplace(name(v), v);
   return m;
+}
+
+// A list option's values, each at most once: "scheme 'btm' given twice".
+template <class E, class Name>
+void check_distinct(const std::vector<E>& values, Name name, const std::string& what) {
+  for (auto v = values.begin(); v != values.end(); ++v)
+    if (std::find(values.begin(), v, *v) != v) throw ConfigError(what + " '" + name(*v) + "' given twice");
 }
 
 inline const std::map<std::string, BarrierScheme>& scheme_names() {

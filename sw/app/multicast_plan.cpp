@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "../collective/member_spec.hpp"
-#include "../collective/qualified_groups.hpp"
 #include "commands.hpp"
+#include "enum_names.hpp"
 #include "json_io.hpp"
 
 namespace meshsync {
@@ -47,8 +47,7 @@ json nodes_json(const MeshShape& m, const std::vector<NodeId>& nodes) {
   return out;
 }
 
-json plan_json(const MeshShape& m, const Planned& p, const MulticastPlanOptions& o, NodeId src,
-               const std::vector<NodeId>& dests) {
+json plan_json(const MeshShape& m, const Planned& p) {
   json steps = json::array();
   for (const MulticastStep& s : p.plan.steps) {
     json worms = json::array();
@@ -70,7 +69,7 @@ json plan_json(const MeshShape& m, const Planned& p, const MulticastPlanOptions&
          {"steps", steps},
          {"arrivals", arrivals}};
   if (p.plan.algorithm == MulticastAlgorithm::QG) {
-    const QgPartition part = qg_partition(m, src, dests, o.threshold);
+    const QgPartition& part = p.plan.groups;
     json groups = json::array();
     for (const QualifiedGroup& g : part.groups)
       groups.push_back(json{{"representative", m.coord(g.nearest)},
@@ -103,15 +102,13 @@ int run_multicast_plan(const MulticastPlanOptions& o) {
   const MeshShape& m = o.mesh;
   const NodeId src = parse_node(o.source, m, "source");
   const std::vector<NodeId> dests = parse_destinations(o.dests, m, src, o.seed);
-  check_multicast(m, src, dests);
-  std::vector<MulticastAlgorithm> algos = o.algorithms;
-  algos.erase(std::unique(algos.begin(), algos.end()), algos.end());
-  std::vector<Planned> plans;
-  for (MulticastAlgorithm a : algos) plans.push_back(plan_one(a, o, src, dests));
+  check_distinct(o.algorithms, algorithm_name, "algorithm");
+  std::vector<Planned> plans;  // plan_multicast checks the destinations
+  for (MulticastAlgorithm a : o.algorithms) plans.push_back(plan_one(a, o, src, dests));
 
   if (o.json) {
     json all = json::array();
-    for (const Planned& p : plans) all.push_back(plan_json(m, p, o, src, dests));
+    for (const Planned& p : plans) all.push_back(plan_json(m, p));
     const json j{{"mesh", m},
                  {"source", m.coord(src)},
                  {"destinations", nodes_json(m, dests)},

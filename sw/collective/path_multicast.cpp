@@ -5,7 +5,6 @@
 #include <set>
 
 #include "../../model/core/config.hpp"
-#include "qualified_groups.hpp"
 
 namespace meshsync {
 
@@ -208,11 +207,11 @@ MulticastPlan plan_multicast(MulticastAlgorithm a, const MeshShape& mesh, NodeId
     case MulticastAlgorithm::QG: {
       // Phase 4: the source reaches every representative, then each representative the
       // rest of its group, both by the DP rule.
-      const QgPartition part = qg_partition(mesh, source, dests, threshold);
+      plan.groups = qg_partition(mesh, source, dests, threshold);
       std::vector<NodeId> reps;
-      for (const QualifiedGroup& g : part.groups) reps.push_back(g.nearest);
+      for (const QualifiedGroup& g : plan.groups.groups) reps.push_back(g.nearest);
       plan.steps.push_back(step_of(source, dual_path_worms(mesh, source, reps), 0, 1));
-      for (const QualifiedGroup& g : part.groups) {
+      for (const QualifiedGroup& g : plan.groups.groups) {
         std::vector<NodeId> rest;
         for (NodeId m : g.members)
           if (m != g.nearest) rest.push_back(m);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../../model/core/geometry.hpp"
+#include "qualified_groups.hpp"
 #include "snake.hpp"
 
 namespace meshsync {
@@ -51,6 +52,7 @@ struct MulticastPlan {
   MulticastAlgorithm algorithm = MulticastAlgorithm::DP;
   NodeId source = 0;
   std::vector<MulticastStep> steps;  // a step's sender was reached by an earlier step
+  QgPartition groups;                // QG only: the groups its steps serve
 
   // Start-ups on the longest chain to a destination: DP, MP 1; CP ceil(worms/4); QG <= 2.
   int startups() const;

@@ -47,10 +47,6 @@ TEST_CASE("contract: the RTL router's parameter defaults are config.hpp's", "[co
   CHECK(v.at("MeshW") == defaults.mesh_w);
   CHECK(v.at("MeshH") == defaults.mesh_h);
   CHECK(v.at("FlitW") == ff::kWidth);
-  // What the configurations file leaves out is exactly these defaults.
-  const RtlParams parsed = rtl::parse_rtl_params("default", "");
-  CHECK(parsed.buffer_depth == defaults.buffer_depth);
-  CHECK(parsed.trm == defaults.trm);
 }
 
 TEST_CASE("contract: meshsync_pkg's flit layout is flit_format.hpp's", "[contract]") {

@@ -528,6 +528,7 @@ TEST_CASE("cli: multicast-plan refuses bad destination lists with one line", "[c
   expect_error_naming(with({"--dests", ""}), "empty destination list");
   expect_error_naming(with({"--dests", "random:16"}), "between 1 and 15 destinations");
   expect_error_naming(with({"--dests", "random:2", "--algo", "xx"}), "--algo");
+  expect_error_naming(with({"--dests", "random:2", "--algo", "dp,qg,dp"}), "algorithm 'dp' given twice");
   expect_error_naming({"multicast-plan", "--mesh", "4x4", "--src", "9,9"}, "source (9,9) is outside");
   expect_error_naming({"multicast-plan", "--mesh", "4x4", "--src", "1,1;2,2"}, "one node");
 }
