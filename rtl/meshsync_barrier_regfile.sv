@@ -2,11 +2,12 @@
 // plus the CS fields, barrier_register.cpp). It holds the entries and applies, at the
 // clock edge and in the model's order:
 //   1. the reduction state (flags, arrived) left by this cycle's barrier unit,
-//   2. CS setup / teardown messages leaving through a non-Local port, in port order
-//      (setup: find-or-allocate and open a transit entry; teardown: close it),
+//   2. CS setup / teardown messages that arrived this cycle on their way through, in
+//      input port order (setup: find-or-allocate and open a transit entry; teardown:
+//      close it),
 //   3. the software port (program: find-or-allocate; free: unprogram a member entry).
-// The next state is also an output: arrival processing looks the GIDs of the flits
-// arriving at this edge up in it, as the model does when receive() runs after step().
+// Arrival processing looks GIDs up in the current state (the registers as they are at the
+// start of the arrival cycle), never in the next one.
 module meshsync_barrier_regfile #(
   /// Barrier registers (>= 1; a router without registers has no register file).
   parameter int unsigned NumRegs = 4,
@@ -20,18 +21,16 @@ module meshsync_barrier_regfile #(
   parameter int unsigned NumChildrenW = $clog2(MaxChildren + 2),
   /// Width of the arrival counter (0 .. MaxChildren).
   parameter int unsigned ArrivedW = $clog2(MaxChildren + 1),
-  /// Width of the CS path reference count.
+  /// Width of the CS path reference count: a router is crossed by at most one path per
+  /// other node of the mesh.
   parameter int unsigned PathRefsW = 8
 ) (
   input  logic                                     clk_i,
   input  logic                                     rst_ni,
-  // This router's position (for the output ports stored with the programmed fields).
-  input  logic [CoordXW-1:0]                        here_x_i,
-  input  logic [CoordYW-1:0]                        here_y_i,
   // Reduction state after this cycle's barrier unit.
   input  logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_i,
   input  logic [NumRegs*ArrivedW-1:0]               arrived_i,
-  // Setup (cs_setup_i = 1) or teardown messages granted to an output port this cycle.
+  // Setup (cs_setup_i = 1) or teardown messages passing through, arrived this cycle.
   input  logic [meshsync_pkg::NumPorts-1:0]         cs_valid_i,
   input  logic [meshsync_pkg::NumPorts-1:0]         cs_setup_i,
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::GidW-1:0] cs_gid_i,
@@ -49,9 +48,12 @@ module meshsync_barrier_regfile #(
   input  logic [MaxChildren*CoordYW-1:0]            reg_child_y_i,
   input  logic [MaxChildren-1:0]                    reg_child_route_i,
   output logic                                      reg_ok_o,
+  // The software port rewrites register k at this edge (program, or free of a member).
+  output logic [NumRegs-1:0]                        written_o,
   // Current state.
   output logic [NumRegs-1:0]                        valid_o,
   output logic [NumRegs-1:0]                        member_o,
+  output logic [NumRegs-1:0]                        transit_o,
   output logic [NumRegs*meshsync_pkg::GidW-1:0]     gid_o,
   output logic [NumRegs-1:0]                        parent_valid_o,
   output logic [NumRegs*CoordXW-1:0]                parent_x_o,
@@ -62,17 +64,8 @@ module meshsync_barrier_regfile #(
   output logic [NumRegs*MaxChildren*CoordXW-1:0]    child_x_o,
   output logic [NumRegs*MaxChildren*CoordYW-1:0]    child_y_o,
   output logic [NumRegs*MaxChildren-1:0]            child_route_o,
-  // Output port of the parent message (Local at the root) and of each child's release,
-  // routed once when the register is programmed.
-  output logic [NumRegs*meshsync_pkg::PortW-1:0]    parent_port_o,
-  output logic [NumRegs*MaxChildren*meshsync_pkg::PortW-1:0] child_port_o,
   output logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_o,
   output logic [NumRegs*ArrivedW-1:0]               arrived_o,
-  // Next state, for the CAM lookup of arriving flits.
-  output logic [NumRegs-1:0]                        next_valid_o,
-  output logic [NumRegs-1:0]                        next_member_o,
-  output logic [NumRegs-1:0]                        next_transit_o,
-  output logic [NumRegs*meshsync_pkg::GidW-1:0]     next_gid_o,
   // A CS path count overflowed.
   output logic                                      error_o
 );
@@ -80,8 +73,6 @@ module meshsync_barrier_regfile #(
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
-  localparam int unsigned PortW = meshsync_pkg::PortW;
-  localparam int unsigned CoordW = meshsync_pkg::CoordW;
 
   logic [NumRegs-1:0] valid_q, valid_d, member_q, member_d, transit_q, transit_d;
   logic [NumRegs*GidW-1:0] gid_q, gid_d;
@@ -97,33 +88,6 @@ module meshsync_barrier_regfile #(
   logic [NumRegs*MaxChildren*CoordXW-1:0] child_x_q;
   logic [NumRegs*MaxChildren*CoordYW-1:0] child_y_q;
   logic [NumRegs*MaxChildren-1:0] child_route_q;
-  logic [NumRegs*PortW-1:0] parent_port_q;
-  logic [NumRegs*MaxChildren*PortW-1:0] child_port_q;
-
-  // Output ports of the fields being programmed: one route unit per child and one for the
-  // parent, shared by all registers (a message created later is routed from here too).
-  logic [PortW-1:0] reg_parent_port;
-  logic [MaxChildren*PortW-1:0] reg_child_port;
-
-  meshsync_route u_route_parent (
-    .here_x_i (CoordW'(here_x_i)),
-    .here_y_i (CoordW'(here_y_i)),
-    .dest_x_i (!reg_parent_valid_i ? CoordW'(here_x_i) : CoordW'(reg_parent_x_i)),
-    .dest_y_i (!reg_parent_valid_i ? CoordW'(here_y_i) : CoordW'(reg_parent_y_i)),
-    .yx_i     (reg_parent_valid_i && reg_route_i),
-    .port_o   (reg_parent_port)
-  );
-
-  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child_route
-    meshsync_route u_route_child (
-      .here_x_i (CoordW'(here_x_i)),
-      .here_y_i (CoordW'(here_y_i)),
-      .dest_x_i (CoordW'(reg_child_x_i[j*CoordXW +: CoordXW])),
-      .dest_y_i (CoordW'(reg_child_y_i[j*CoordYW +: CoordYW])),
-      .yx_i     (reg_child_route_i[j]),
-      .port_o   (reg_child_port[j*PortW +: PortW])
-    );
-  end
 
   // Lookup temporaries of the update chain below.
   logic [NumRegs-1:0] hit, lowest_free, alloc;
@@ -147,7 +111,7 @@ module meshsync_barrier_regfile #(
     found_free = 1'b0;
     key = '0;
 
-    // CS path messages leaving this cycle, in port order.
+    // CS path messages arrived this cycle, in port order.
     for (int o = 0; o < NumPorts; o++) begin
       key = cs_gid_i[o*GidW +: GidW];
       found_free = 1'b0;
@@ -200,6 +164,7 @@ module meshsync_barrier_regfile #(
     fits = reg_num_children_i <= NumChildrenW'(MaxChildren);
     reg_ok_o = 1'b0;
     program_en = '0;
+    written_o = '0;
     case (reg_op_i)
       meshsync_pkg::RegOpProgram: begin
         if (fits && (|alloc)) begin
@@ -211,6 +176,7 @@ module meshsync_barrier_regfile #(
         reg_ok_o = |(hit & member_d);
         for (int k = 0; k < NumRegs; k++) begin
           if (hit[k] && member_d[k]) begin
+            written_o[k] = 1'b1;
             // unprogram: the entry stays valid while CS paths still cross it.
             member_d[k] = 1'b0;
             flags_d[k*NumSlots +: NumSlots] = '0;
@@ -227,6 +193,7 @@ module meshsync_barrier_regfile #(
     endcase
     for (int k = 0; k < NumRegs; k++) begin
       if (program_en[k]) begin
+        written_o[k] = 1'b1;
         valid_d[k] = 1'b1;
         member_d[k] = 1'b1;
         transit_d[k] = reg_transit_i;
@@ -271,8 +238,6 @@ module meshsync_barrier_regfile #(
         child_x_q[k*MaxChildren*CoordXW +: MaxChildren*CoordXW] <= reg_child_x_i;
         child_y_q[k*MaxChildren*CoordYW +: MaxChildren*CoordYW] <= reg_child_y_i;
         child_route_q[k*MaxChildren +: MaxChildren] <= reg_child_route_i;
-        parent_port_q[k*PortW +: PortW] <= reg_parent_port;
-        child_port_q[k*MaxChildren*PortW +: MaxChildren*PortW] <= reg_child_port;
       end
     end
   end
@@ -287,16 +252,11 @@ module meshsync_barrier_regfile #(
   assign child_x_o = child_x_q;
   assign child_y_o = child_y_q;
   assign child_route_o = child_route_q;
-  assign parent_port_o = parent_port_q;
-  assign child_port_o = child_port_q;
   assign member_o = member_q;
   assign gid_o = gid_q;
   assign flags_o = flags_q;
   assign arrived_o = arrived_q;
-  assign next_valid_o = valid_d;
-  assign next_member_o = member_d;
-  assign next_transit_o = transit_d;
-  assign next_gid_o = gid_d;
+  assign transit_o = transit_q;
   assign error_o = |refs_overflow;
 
 endmodule

@@ -1,12 +1,16 @@
-// The barrier unit (contract step 5, router_core.cpp barrier_unit): it takes the sync
-// messages consumed this cycle, in input index order, and never blocks.
+// The barrier unit (contract step 5, router_core.cpp barrier_unit): it takes at most one
+// sync message per cycle, round robin over the inputs that offer one, and never waits
+// for the emitter:
 //   - setup / teardown at the end of their path: consumed without effect;
 //   - arrive (reduction): set the flag of the sender's slot, count; when the children and
-//     the local process have all arrived, clear and put one message in the outbox;
-//   - release (distribution): put one release per child plus the local one in the outbox;
-//   - a message whose register is no longer a member (freed while the message waited in
-//     its buffer) goes on to the NI through register 0's outbox, as in the model.
-// Purely combinational: the register file stores the resulting reduction state.
+//     the local process have all arrived, clear, and the register has a batch to send
+//     (its reduction message);
+//   - release (distribution): the register has a batch to send (its releases);
+//   - no member register for the message any more (freed since its arrival): not taken,
+//     the input relabels it for the NI.
+// A batch may leave from the cycle its message was ready (arrival + Trm - 1): the unit
+// keeps, per register, a pending bit, the kind and a countdown to that cycle; the
+// emitter takes due batches one at a time. Software writes to a register cancel its batch.
 module meshsync_barrier_unit #(
   /// Flit width in bits.
   parameter int unsigned FlitW = 32,
@@ -15,10 +19,19 @@ module meshsync_barrier_unit #(
   /// Width of a register's child count.
   parameter int unsigned NumChildrenW = 4,
   /// Width of a register's arrival counter.
-  parameter int unsigned ArrivedW = 4
+  parameter int unsigned ArrivedW = 4,
+  /// Width of the delay countdowns (the sync VCs' and the batches').
+  parameter int unsigned CntW = 5
 ) (
+  input  logic                                       clk_i,
+  input  logic                                       rst_ni,
+  // Inputs offering a message to the unit, their head flits and remaining delays.
   input  logic [meshsync_pkg::NumPorts-1:0]          consume_i,
   input  logic [meshsync_pkg::NumPorts*FlitW-1:0]    flit_i,
+  input  logic [meshsync_pkg::NumPorts*CntW-1:0]     cnt_i,
+  // The message taken (its input pops) or relabelled for the NI.
+  output logic [meshsync_pkg::NumPorts-1:0]          take_o,
+  output logic [meshsync_pkg::NumPorts-1:0]          relabel_o,
   // Register file, current state.
   input  logic [NumRegs-1:0]                         valid_i,
   input  logic [NumRegs-1:0]                         member_i,
@@ -29,93 +42,165 @@ module meshsync_barrier_unit #(
   // Reduction state after this cycle.
   output logic [NumRegs*meshsync_pkg::NumSlots-1:0]  flags_o,
   output logic [NumRegs*ArrivedW-1:0]                arrived_o,
-  // Outbox pushes, bit k*NumPorts+i: register k, caused by the message of input i.
-  output logic [NumRegs*meshsync_pkg::NumPorts-1:0]  push_up_o,
-  output logic [NumRegs*meshsync_pkg::NumPorts-1:0]  push_rel_o,
-  // Fallback to the NI through register 0's outbox, per input.
-  output logic [meshsync_pkg::NumPorts-1:0]          push_fb_o,
-  // Protocol violation: an arrival on a flag already set in this epoch, or a slot number
-  // the contract does not define (5..14).
+  // Batches: due now (pending, countdown run out), and of which kind (1: releases).
+  output logic [NumRegs-1:0]                         batch_due_o,
+  output logic [NumRegs-1:0]                         batch_release_o,
+  // The emitter takes register k's batch this cycle / is sending register k's batch.
+  input  logic [NumRegs-1:0]                         batch_load_i,
+  input  logic [NumRegs-1:0]                         emitting_i,
+  // Software writes register k at the end of this cycle: its batch is cancelled.
+  input  logic [NumRegs-1:0]                         written_i,
+  // No batch pending (state at the start of the cycle).
+  output logic                                       idle_o,
+  // Protocol violation: an arrival on a flag already set in this epoch, a slot number the
+  // contract does not define (5..14), a batch while the register's previous one waits.
   output logic                                       error_o
 );
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
+  localparam int unsigned DataW = meshsync_pkg::DataW;
+  localparam int unsigned PortIdxW = $clog2(NumPorts);
   localparam int unsigned CountW = (ArrivedW > NumChildrenW) ? ArrivedW : NumChildrenW;
 
-  // Per input: the message's fields and whether it is an arrive or a release for the
-  // barrier unit (setup and teardown, types 2 and 3, end their path here without effect).
-  logic [NumPorts-1:0] is_arrive, is_release;
-  logic [NumPorts*GidW-1:0] msg_gid;
-  logic [NumPorts*meshsync_pkg::DataW-1:0] msg_slot;
-  // Bit i*NumRegs+k: input i's message is for register k, a member.
-  logic [NumPorts*NumRegs-1:0] hit;
-  logic [NumRegs-1:0] reg_error;
+  // ---------------------------------------------------------------------------------------
+  // One message: round robin over the offering inputs
+  // ---------------------------------------------------------------------------------------
+  logic [PortIdxW-1:0] rr_q, rr_next, sel;
+  logic sel_valid;
 
-  for (genvar i = 0; i < NumPorts; i++) begin : gen_msg
-    logic [meshsync_pkg::TypeW-1:0] msg_type;
-    assign msg_type = flit_i[i*FlitW + meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW];
-    assign msg_gid[i*GidW +: GidW] = flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW];
-    assign msg_slot[i*meshsync_pkg::DataW +: meshsync_pkg::DataW] =
-        flit_i[i*FlitW + meshsync_pkg::DataLsb +: meshsync_pkg::DataW];
-    assign is_arrive[i] = consume_i[i] && (msg_type == meshsync_pkg::SyncArrive);
-    assign is_release[i] = consume_i[i] && (msg_type == meshsync_pkg::SyncRelease);
-    for (genvar k = 0; k < NumRegs; k++) begin : gen_hit
-      assign hit[i*NumRegs + k] = valid_i[k] && member_i[k] &&
-                                  (gid_i[k*GidW +: GidW] == msg_gid[i*GidW +: GidW]);
+  meshsync_rr_pick #(
+    .N    (NumPorts),
+    .IdxW (PortIdxW)
+  ) u_pick (
+    .req_i   (consume_i),
+    .start_i (rr_q),
+    .valid_o (sel_valid),
+    .idx_o   (sel),
+    .next_o  (rr_next)
+  );
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      rr_q <= '0;
+    end else if (sel_valid) begin
+      rr_q <= rr_next;
     end
-    // No member register: the message goes on to the NI (register 0's outbox).
-    assign push_fb_o[i] = (is_arrive[i] || is_release[i]) && !(|hit[i*NumRegs +: NumRegs]);
   end
 
-  // Each register takes its messages in input index order.
+  logic [FlitW-1:0] msg;
+  logic [CntW-1:0] msg_cnt;
+  logic [1:0] msg_type;
+  logic [GidW-1:0] msg_gid;
+  logic [DataW-1:0] msg_slot;
+  logic is_arrive, is_release, control;
+  logic [NumRegs-1:0] hit;
+
+  assign msg = flit_i[sel*FlitW +: FlitW];
+  assign msg_cnt = cnt_i[sel*CntW +: CntW];
+  assign msg_type = msg[meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW];
+  assign msg_gid = msg[meshsync_pkg::GidLsb +: GidW];
+  assign msg_slot = msg[meshsync_pkg::DataLsb +: DataW];
+  assign control = msg_type[1];
+  assign is_arrive = sel_valid && (msg_type == meshsync_pkg::SyncArrive);
+  assign is_release = sel_valid && (msg_type == meshsync_pkg::SyncRelease);
+
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_hit
+    assign hit[k] = valid_i[k] && member_i[k] && (gid_i[k*GidW +: GidW] == msg_gid);
+  end
+
+  always_comb begin
+    take_o = '0;
+    relabel_o = '0;
+    if (sel_valid) begin
+      if (control || (|hit)) begin
+        take_o[sel] = 1'b1;
+      end else begin
+        relabel_o[sel] = 1'b1;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Reduction state and batches
+  // ---------------------------------------------------------------------------------------
+  logic [NumRegs-1:0] pend_q, pend_d, rel_q, rel_d, create;
+  logic [NumRegs*CntW-1:0] due_q, due_d;
+  logic [NumRegs-1:0] slot_error, dup_error;
+  // A batch may go in the cycle after it is created, and not before its message is ready.
+  logic [CntW-1:0] due_new;
+  assign due_new = (msg_cnt == '0) ? '0 : msg_cnt - 1'b1;
+
   for (genvar k = 0; k < NumRegs; k++) begin : gen_reg
     logic [NumSlots-1:0] flags;
     logic [ArrivedW-1:0] arrived;
-    logic [NumPorts-1:0] slot_error;
-    logic [meshsync_pkg::DataW-1:0] slot;
+    logic complete;
 
     always_comb begin
       flags = flags_i[k*NumSlots +: NumSlots];
       arrived = arrived_i[k*ArrivedW +: ArrivedW];
-      slot_error = '0;
-      slot = '0;
-      for (int i = 0; i < NumPorts; i++) begin
-        push_up_o[k*NumPorts + i] = 1'b0;
-        push_rel_o[k*NumPorts + i] = hit[i*NumRegs + k] && is_release[i];
-        slot = msg_slot[i*meshsync_pkg::DataW +: meshsync_pkg::DataW];
-        if (hit[i*NumRegs + k] && is_arrive[i]) begin
-          for (int s = 0; s < NumSlots; s++) begin
-            if (slot == meshsync_pkg::DataW'(s)) begin
-              slot_error[i] = flags[s];
-              flags[s] = 1'b1;
-            end
+      slot_error[k] = 1'b0;
+      complete = 1'b0;
+      if (hit[k] && is_arrive) begin
+        for (int s = 0; s < NumSlots; s++) begin
+          if (msg_slot == DataW'(s)) begin
+            slot_error[k] = flags[s];
+            flags[s] = 1'b1;
           end
-          if ((slot >= meshsync_pkg::DataW'(NumSlots)) && (slot != meshsync_pkg::SlotNone)) begin
-            slot_error[i] = 1'b1;
-          end
-          if (CountW'(arrived) >= CountW'(num_children_i[k*NumChildrenW +: NumChildrenW])) begin
-            // Children + local all here: clear for the next epoch, send one message.
-            push_up_o[k*NumPorts + i] = 1'b1;
-            flags = '0;
-            arrived = '0;
-          end else begin
-            arrived = arrived + 1'b1;
-          end
+        end
+        if ((msg_slot >= DataW'(NumSlots)) && (msg_slot != meshsync_pkg::SlotNone)) begin
+          slot_error[k] = 1'b1;
+        end
+        if (CountW'(arrived) >= CountW'(num_children_i[k*NumChildrenW +: NumChildrenW])) begin
+          // Children + local all here: clear for the next epoch.
+          complete = 1'b1;
+          flags = '0;
+          arrived = '0;
+        end else begin
+          arrived = arrived + 1'b1;
         end
       end
     end
 
     assign flags_o[k*NumSlots +: NumSlots] = flags;
     assign arrived_o[k*ArrivedW +: ArrivedW] = arrived;
-    assign reg_error[k] = |slot_error;
+    assign create[k] = complete || (hit[k] && is_release);
+    assign dup_error[k] = create[k] && (pend_q[k] || emitting_i[k]);
+
+    always_comb begin
+      pend_d[k] = pend_q[k] && !batch_load_i[k];
+      rel_d[k] = rel_q[k];
+      due_d[k*CntW +: CntW] = (due_q[k*CntW +: CntW] == '0) ? '0 : due_q[k*CntW +: CntW] - 1'b1;
+      if (create[k]) begin
+        pend_d[k] = 1'b1;
+        rel_d[k] = is_release;
+        due_d[k*CntW +: CntW] = due_new;
+      end
+      if (written_i[k]) pend_d[k] = 1'b0;
+    end
+
+    assign batch_due_o[k] = pend_q[k] && (due_q[k*CntW +: CntW] == '0);
   end
 
-  assign error_o = |reg_error;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      pend_q <= '0;
+      rel_q <= '0;
+      due_q <= '0;
+    end else begin
+      pend_q <= pend_d;
+      rel_q <= rel_d;
+      due_q <= due_d;
+    end
+  end
 
-  // Only the sync fields of the consumed flits matter here.
+  assign batch_release_o = rel_q;
+  assign idle_o = !(|pend_q);
+  assign error_o = (|slot_error) || (|dup_error);
+
+  // Only the sync fields of the offered flits matter here.
   logic unused_flit;
-  assign unused_flit = ^flit_i;
+  assign unused_flit = ^{flit_i, msg};
 
 endmodule

@@ -3,6 +3,12 @@
 // entry may leave in cycle arrival + D - 1, the model's `ready`); every entry counts down
 // each cycle, so an entry reaching the head after a long wait is ready at once. `out` is
 // an output port or OutConsume (the barrier unit).
+//
+// Arrivals are registered before their CAM lookup: an entry is written with what the flit
+// alone says (route, delay without the registers), and in its arrival cycle (`fresh_o`)
+// the input port looks it up in the register file and may correct its `out` and
+// countdown (fix_*). The correction applies at once to the head and is stored at the
+// edge. `relabel_i` turns the head's OutConsume into PortLocal (its register was freed).
 module meshsync_input_buffer #(
   /// Entries (the downstream credit count of this VC).
   parameter int unsigned Depth = 4,
@@ -18,15 +24,26 @@ module meshsync_input_buffer #(
   input  logic [FlitW-1:0]               push_flit_i,
   input  logic [CntW-1:0]                push_cnt_i,
   input  logic [meshsync_pkg::PortW-1:0] push_out_i,
-  // Read side: the head leaves this cycle.
+  // The entry written at the last edge (its arrival cycle is this one), still buffered.
+  output logic                           fresh_o,
+  output logic [FlitW-1:0]               fresh_flit_o,
+  output logic [meshsync_pkg::PortW-1:0] fresh_out_o,
+  // Corrections of the fresh entry from its CAM lookup.
+  input  logic                           fix_out_i,
+  input  logic [meshsync_pkg::PortW-1:0] fix_out_port_i,
+  input  logic                           fix_cnt_i,
+  input  logic [CntW-1:0]                fix_cnt_value_i,
+  input  logic                           relabel_i,
+  // Read side.
   input  logic                           pop_i,
+  output logic                           head_valid_o,
   output logic                           head_ready_o,
+  output logic [CntW-1:0]                head_cnt_o,
   output logic [FlitW-1:0]               head_flit_o,
   output logic [meshsync_pkg::PortW-1:0] head_out_o,
   output logic                           full_o,
-  // Nothing buffered (the router's idle output).
   output logic                           empty_o,
-  // A write into a full buffer that does not pop: the upstream ignored flow control.
+  // A write into a full buffer (the upstream ignored its credits).
   output logic                           overflow_o
 );
 
@@ -35,22 +52,30 @@ module meshsync_input_buffer #(
   localparam logic [PtrW-1:0] LastPtr = PtrW'(Depth - 1);
   localparam logic [CountW-1:0] DepthCount = CountW'(Depth);
 
-  logic [PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d;
+  logic [PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d, fresh_ptr;
   logic [CountW-1:0] count_q, count_d;
   logic [FlitW-1:0] flit_q [Depth];
   logic [CntW-1:0] cnt_q [Depth];
   logic [meshsync_pkg::PortW-1:0] out_q [Depth];
-  logic write;
+  logic write, wrote_q, head_fresh;
 
   assign full_o = count_q == DepthCount;
   assign empty_o = count_q == '0;
   assign overflow_o = push_i && full_o && !pop_i;
   assign write = push_i && !overflow_o;
 
-  // The head may leave: the buffer is not empty and its countdown has run out.
+  // The fresh entry is the last one written; it is the head when it is alone.
+  assign fresh_ptr = (wr_ptr_q == '0) ? LastPtr : wr_ptr_q - 1'b1;
+  assign fresh_o = wrote_q;
+  assign fresh_flit_o = flit_q[fresh_ptr];
+  assign fresh_out_o = out_q[fresh_ptr];
+  assign head_fresh = wrote_q && (count_q == CountW'(1));
+
+  assign head_valid_o = !empty_o;
   assign head_flit_o = flit_q[rd_ptr_q];
-  assign head_out_o = out_q[rd_ptr_q];
-  assign head_ready_o = !empty_o && (cnt_q[rd_ptr_q] == '0);
+  assign head_out_o = (head_fresh && fix_out_i) ? fix_out_port_i : out_q[rd_ptr_q];
+  assign head_cnt_o = (head_fresh && fix_cnt_i) ? fix_cnt_value_i : cnt_q[rd_ptr_q];
+  assign head_ready_o = !empty_o && (head_cnt_o == '0);
 
   always_comb begin
     rd_ptr_d = rd_ptr_q;
@@ -74,21 +99,31 @@ module meshsync_input_buffer #(
       rd_ptr_q <= '0;
       wr_ptr_q <= '0;
       count_q <= '0;
+      wrote_q <= 1'b0;
     end else begin
       rd_ptr_q <= rd_ptr_d;
       wr_ptr_q <= wr_ptr_d;
       count_q <= count_d;
+      wrote_q <= write;
     end
   end
 
-  // Storage: no reset needed, an entry is read only after it has been written.
   for (genvar e = 0; e < Depth; e++) begin : gen_entry
-    logic load;
+    logic load, fix_here, relabel_here;
+    logic [CntW-1:0] cnt_now;
     assign load = write && (wr_ptr_q == PtrW'(e));
+    // A popped entry is gone: nothing to correct in it.
+    assign fix_here = wrote_q && (fresh_ptr == PtrW'(e));
+    assign relabel_here = relabel_i && (rd_ptr_q == PtrW'(e));
+    assign cnt_now = (fix_here && fix_cnt_i) ? fix_cnt_value_i : cnt_q[e];
     always_ff @(posedge clk_i) begin
       if (load) begin
         flit_q[e] <= push_flit_i;
         out_q[e] <= push_out_i;
+      end else if (relabel_here) begin
+        out_q[e] <= meshsync_pkg::PortLocal;
+      end else if (fix_here && fix_out_i) begin
+        out_q[e] <= fix_out_port_i;
       end
     end
     always_ff @(posedge clk_i) begin
@@ -96,8 +131,10 @@ module meshsync_input_buffer #(
         cnt_q[e] <= '0;
       end else if (load) begin
         cnt_q[e] <= push_cnt_i;
-      end else if (cnt_q[e] != '0) begin
-        cnt_q[e] <= cnt_q[e] - 1'b1;
+      end else if (cnt_now != '0) begin
+        cnt_q[e] <= cnt_now - 1'b1;
+      end else begin
+        cnt_q[e] <= '0;
       end
     end
   end

@@ -1,5 +1,12 @@
 // One input port: arrival processing (route computation, router delay, CAM decision), the
 // three VC buffers and the input arbiter. Contract steps 3 and 4.
+//
+// Arrivals are registered before their CAM lookup: a flit is written with its route and
+// the delay the flit alone implies (Trm if it is a sync message addressed here, else
+// Trn); in its arrival cycle the router looks its GID up in the register file as it is
+// then (fresh_*) and the lookup completes the classification (cam_*): a message for this
+// router goes to the barrier unit or to the NI, a message crossing a CS path router
+// takes Trm.
 module meshsync_input_port #(
   /// Flit width in bits (the contract's format is 32).
   parameter int unsigned FlitW = 32,
@@ -10,7 +17,9 @@ module meshsync_input_port #(
   /// Router delay when a router only forwards (cycles, >= 1).
   parameter int unsigned Trn = 5,
   /// Router delay when the barrier unit or a CS path entry processes a sync message.
-  parameter int unsigned Trm = 30
+  parameter int unsigned Trm = 30,
+  /// Width of the countdown of the sync VCs (req_cnt_o).
+  parameter int unsigned CntW = 5
 ) (
   input  logic                                         clk_i,
   input  logic                                         rst_ni,
@@ -20,8 +29,13 @@ module meshsync_input_port #(
   input  logic                                         in_valid_i,
   input  logic [meshsync_pkg::VcW-1:0]                 in_vc_i,
   input  logic [FlitW-1:0]                             in_flit_i,
-  // CAM lookup of the arriving flit's GID in the register file as it will be in its
-  // arrival cycle: a valid entry, programmed as a member, with the transit (CS) bit.
+  // The sync message that arrived in this cycle (at most one per port), for the CAM:
+  // `fresh_here_o` it is addressed to this router.
+  output logic                                         fresh_valid_o,
+  output logic                                         fresh_here_o,
+  output logic [FlitW-1:0]                             fresh_flit_o,
+  // Its lookup in the register file as it is in this cycle: a valid entry, programmed as
+  // a member, with the transit (CS) bit.
   input  logic                                         cam_hit_i,
   input  logic                                         cam_member_i,
   input  logic                                         cam_transit_i,
@@ -30,14 +44,18 @@ module meshsync_input_port #(
   // Per output port: the worm VC is free / held by this input.
   input  logic [meshsync_pkg::NumPorts-1:0]            owner_free_i,
   input  logic [meshsync_pkg::NumPorts-1:0]            owner_mine_i,
-  // This cycle's request: one VC's head flit, for an output or the barrier unit.
+  // This cycle's request: one VC's head flit, for an output or the barrier unit (which
+  // takes its messages from their arrival on; req_cnt_o is the delay they still have).
   output logic                                         req_valid_o,
   output logic                                         req_consume_o,
   output logic [meshsync_pkg::PortW-1:0]               req_out_o,
   output logic [meshsync_pkg::VcW-1:0]                 req_vc_o,
   output logic [FlitW-1:0]                             req_flit_o,
+  output logic [CntW-1:0]                              req_cnt_o,
   // The request was served (barrier unit or output grant): its VC pops.
   input  logic                                         gnt_i,
+  // The barrier unit found no member register for the request: it goes on to the NI.
+  input  logic                                         relabel_i,
   output logic [meshsync_pkg::NumVcs-1:0]              pop_o,
   output logic [meshsync_pkg::NumVcs-1:0]              full_o,
   // All three VC buffers are empty.
@@ -50,28 +68,23 @@ module meshsync_input_port #(
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
-  localparam int unsigned MaxDelay = (Trm > Trn) ? Trm : Trn;
-  localparam int unsigned CntW = (MaxDelay > 1) ? $clog2(MaxDelay) : 1;
   // The worm VC only ever waits Trn.
   localparam int unsigned WormCntW = (Trn > 1) ? $clog2(Trn) : 1;
   localparam logic [CntW-1:0] CntTrn = CntW'(Trn - 1);
   localparam logic [CntW-1:0] CntTrm = CntW'(Trm - 1);
 
   // ---------------------------------------------------------------------------------------
-  // Arrival processing
+  // Arrival: route and the delay the flit alone implies
   // ---------------------------------------------------------------------------------------
-  logic in_head, in_sync, in_yx, in_control;
+  logic in_head, in_sync, in_yx;
   logic [PortW-1:0] route_port, worm_out_q, worm_out_d, push_out;
   logic [CntW-1:0] push_cnt;
   logic [meshsync_pkg::VcW-1:0] expected_vc;
   logic vc_error;
 
   assign in_head = in_flit_i[FlitW-1];
-  // Bit 29 is payload in body flits: only a head flit can be a sync message.
   assign in_sync = in_head && in_flit_i[FlitW-3];
   assign in_yx = in_flit_i[meshsync_pkg::RouteBit];
-  // Setup and teardown are consumed at the end of their path whatever the CAM holds.
-  assign in_control = in_flit_i[meshsync_pkg::TypeLsb + 1];
 
   meshsync_route u_route (
     .here_x_i (here_x_i),
@@ -82,24 +95,16 @@ module meshsync_input_port #(
     .port_o   (route_port)
   );
 
+  // Body and tail flits follow their head's output.
   always_comb begin
     push_cnt = CntTrn;
     push_out = route_port;
     worm_out_d = worm_out_q;
     if (in_sync) begin
-      if (route_port == meshsync_pkg::PortLocal) begin
-        // Addressed to this router: through the CAM (Trm). A miss goes on to the NI, which
-        // holds the group in node memory.
-        push_cnt = CntTrm;
-        push_out = (in_control || (cam_hit_i && cam_member_i)) ? meshsync_pkg::OutConsume
-                                                                : meshsync_pkg::PortLocal;
-      end else if (cam_hit_i && cam_transit_i) begin
-        push_cnt = CntTrm;  // a CS path router processes every message of the group
-      end
+      if (route_port == meshsync_pkg::PortLocal) push_cnt = CntTrm;
     end else if (in_head) begin
       if (in_valid_i) worm_out_d = route_port;
     end else begin
-      // Body and tail flits carry no address: they follow their head.
       push_out = worm_out_q;
     end
   end
@@ -112,48 +117,82 @@ module meshsync_input_port #(
     end
   end
 
+  // Sync messages travel on VC 1 (R = XY) or VC 2 (R = YX), worms on VC 0.
   assign expected_vc = in_sync ? {1'b0, 1'b1} + {1'b0, in_yx} : meshsync_pkg::VcWorm;
   assign vc_error = in_valid_i && (in_vc_i != expected_vc);
 
   // ---------------------------------------------------------------------------------------
+  // The CAM decision in the arrival cycle
+  // ---------------------------------------------------------------------------------------
+  logic [NumVcs-1:0] fresh;
+  logic [FlitW-1:0] fresh_flit [NumVcs];
+  logic [PortW-1:0] fresh_out [NumVcs];
+  logic fix_out, fix_cnt, fresh_control;
+  logic [PortW-1:0] fix_port;
+
+  // Only sync VCs are corrected; one of them at most holds a fresh entry.
+  assign fresh_valid_o = fresh[1] || fresh[2];
+  assign fresh_flit_o = fresh[2] ? fresh_flit[2] : fresh_flit[1];
+  assign fresh_here_o = (fresh[2] ? fresh_out[2] : fresh_out[1]) == meshsync_pkg::PortLocal;
+  assign fresh_control = fresh_flit_o[meshsync_pkg::TypeLsb + 1];
+  // Addressed here: setup/teardown end their path in the barrier unit, and so does every
+  // message of a group with a member register; the others go on to the NI.
+  assign fix_out = fresh_valid_o && fresh_here_o;
+  assign fix_port = (fresh_control || (cam_hit_i && cam_member_i)) ? meshsync_pkg::OutConsume
+                                                                    : meshsync_pkg::PortLocal;
+  // Crossing a CS path router: Trm instead of Trn.
+  assign fix_cnt = fresh_valid_o && !fresh_here_o && cam_hit_i && cam_transit_i;
+
+  // ---------------------------------------------------------------------------------------
   // VC buffers
   // ---------------------------------------------------------------------------------------
-  logic [NumVcs-1:0] head_ready, overflow, eligible, empty;
+  logic [NumVcs-1:0] head_valid, head_ready, overflow, eligible, empty;
   logic [FlitW-1:0] head_flit [NumVcs];
   logic [PortW-1:0] head_out [NumVcs];
+  logic [CntW-1:0] head_cnt [NumVcs];
   logic sel_valid;
   logic [meshsync_pkg::VcW-1:0] sel_vc;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
     localparam int unsigned Depth = (v == 0) ? BufferDepth : SyncBufferDepth;
     localparam int unsigned VcCntW = (v == 0) ? WormCntW : CntW;
-    logic push, credit, worm_ok;
+    logic push, credit, worm_ok, relabel;
+    logic [VcCntW-1:0] cnt;
     assign push = in_valid_i && (in_vc_i == meshsync_pkg::VcW'(v));
     assign pop_o[v] = gnt_i && (sel_vc == meshsync_pkg::VcW'(v));
+    assign relabel = relabel_i && (sel_vc == meshsync_pkg::VcW'(v));
 
     meshsync_input_buffer #(
       .Depth (Depth),
       .FlitW (FlitW),
       .CntW  (VcCntW)
     ) u_buffer (
-      .clk_i        (clk_i),
-      .rst_ni       (rst_ni),
-      .push_i       (push),
-      .push_flit_i  (in_flit_i),
-      .push_cnt_i   (push_cnt[VcCntW-1:0]),
-      .push_out_i   (push_out),
-      .pop_i        (pop_o[v]),
-      .head_ready_o (head_ready[v]),
-      .head_flit_o  (head_flit[v]),
-      .head_out_o   (head_out[v]),
-      .full_o       (full_o[v]),
-      .empty_o      (empty[v]),
-      .overflow_o   (overflow[v])
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .push_i          (push),
+      .push_flit_i     (in_flit_i),
+      .push_cnt_i      (push_cnt[VcCntW-1:0]),
+      .push_out_i      (push_out),
+      .fresh_o         (fresh[v]),
+      .fresh_flit_o    (fresh_flit[v]),
+      .fresh_out_o     (fresh_out[v]),
+      .fix_out_i       ((v != 0) && fix_out),
+      .fix_out_port_i  (fix_port),
+      .fix_cnt_i       ((v != 0) && fix_cnt),
+      .fix_cnt_value_i (CntTrm[VcCntW-1:0]),
+      .relabel_i       (relabel),
+      .pop_i           (pop_o[v]),
+      .head_valid_o    (head_valid[v]),
+      .head_ready_o    (head_ready[v]),
+      .head_cnt_o      (cnt),
+      .head_flit_o     (head_flit[v]),
+      .head_out_o      (head_out[v]),
+      .full_o          (full_o[v]),
+      .empty_o         (empty[v]),
+      .overflow_o      (overflow[v])
     );
+    assign head_cnt[v] = CntW'(cnt);
 
-    // Contract step 4: ready, and either for the barrier unit or with a credit for
-    // (output, VC) and, on the worm VC, the output's worm VC free for a head flit or held
-    // by this input for a body flit.
     always_comb begin
       credit = 1'b0;
       worm_ok = (v != 0);
@@ -165,16 +204,14 @@ module meshsync_input_port #(
           end
         end
       end
-      eligible[v] = head_ready[v] &&
-                    ((head_out[v] == meshsync_pkg::OutConsume) || (credit && worm_ok));
+      // The barrier unit takes its messages from their arrival on.
+      eligible[v] = (head_valid[v] && (head_out[v] == meshsync_pkg::OutConsume)) ||
+                    (head_ready[v] && credit && worm_ok);
     end
   end
 
-  // Only the top bits of the stored count of the worm VC can differ from the sync VCs.
-  if (WormCntW < CntW) begin : gen_unused_cnt
-    logic unused_push_cnt;
-    assign unused_push_cnt = ^push_cnt[CntW-1:WormCntW];
-  end
+  logic unused_fresh;
+  assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0]};
 
   meshsync_input_arbiter u_arbiter (
     .clk_i       (clk_i),
@@ -189,6 +226,7 @@ module meshsync_input_port #(
   assign req_vc_o = sel_vc;
   assign req_flit_o = head_flit[sel_vc];
   assign req_out_o = head_out[sel_vc];
+  assign req_cnt_o = head_cnt[sel_vc];
   assign req_consume_o = sel_valid && (head_out[sel_vc] == meshsync_pkg::OutConsume);
 
   assign idle_o = &empty;

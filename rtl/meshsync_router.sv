@@ -32,8 +32,6 @@ module meshsync_router #(
   parameter int unsigned Trn = 5,
   /// Router delay when a sync message is processed (cycles, >= 1).
   parameter int unsigned Trm = 30,
-  /// Messages register 0 holds for the NI after their register was freed.
-  parameter int unsigned FallbackDepth = 4,
   /// Bits of an x coordinate.
   parameter int unsigned CoordXW = (MeshW > 1) ? $clog2(MeshW) : 1,
   /// Bits of a y coordinate.
@@ -91,10 +89,15 @@ module meshsync_router #(
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
   localparam int unsigned GidW = meshsync_pkg::GidW;
-  localparam int unsigned NumReq = NumPorts + NumRegs;
+  // Output requesters: the five inputs, then the barrier emitter (with registers).
+  localparam int unsigned NumReq = NumPorts + ((NumRegs > 0) ? 1 : 0);
   localparam int unsigned IdxW = $clog2(NumReq);
   localparam int unsigned RegSlots = (NumRegs > 0) ? NumRegs : 1;
   localparam int unsigned ArrivedW = $clog2(MaxChildren + 1);
+  localparam int unsigned MaxDelay = (Trm > Trn) ? Trm : Trn;
+  localparam int unsigned CntW = (MaxDelay > 1) ? $clog2(MaxDelay) : 1;
+  // At most one CS path per other node crosses a router.
+  localparam int unsigned PathRefsW = $clog2(MeshW * MeshH);
   // Signed loop bound: no constant-comparison warning when there are no registers.
   localparam int NumRegsI = NumRegs;
 
@@ -128,40 +131,48 @@ module meshsync_router #(
   end
 
   // ---------------------------------------------------------------------------------------
-  // Register file outputs (tied off without registers)
+  // Register file state for the arrivals' CAM lookup (tied off without registers)
   // ---------------------------------------------------------------------------------------
-  logic [RegSlots-1:0] next_valid, next_member, next_transit;
-  logic [RegSlots*GidW-1:0] next_gid;
+  logic [RegSlots-1:0] cam_valid, cam_member, cam_transit;
+  logic [RegSlots*GidW-1:0] cam_gid;
 
   // ---------------------------------------------------------------------------------------
   // Input ports
   // ---------------------------------------------------------------------------------------
-  logic [NumPorts-1:0] req_valid, req_consume, in_gnt, in_error, in_idle;
+  logic [NumPorts-1:0] req_valid, req_consume, in_gnt, in_error, in_idle, take, relabel;
   logic [NumPorts*PortW-1:0] req_out;
   logic [NumPorts*VcW-1:0] req_vc;
   logic [NumPorts*FlitW-1:0] req_flit;
+  logic [NumPorts*CntW-1:0] req_cnt;
   logic [NumPorts*NumVcs-1:0] pop, full;
-  logic [NumPorts-1:0] consume;
+  logic [NumPorts-1:0] cs_valid, cs_setup;
+  logic [NumPorts*GidW-1:0] cs_gid;
 
   for (genvar i = 0; i < NumPorts; i++) begin : gen_input
-    logic cam_hit, cam_member, cam_transit;
+    logic fresh_valid, fresh_here, cam_hit, hit_member, hit_transit;
+    logic [FlitW-1:0] fresh_flit;
     logic [NumPorts-1:0] owner_free, owner_mine;
 
-    // CAM lookup of the arriving flit in the register file as it will be in its arrival
-    // cycle (GIDs are unique among valid entries).
+    // CAM lookup of the sync message that arrived this cycle, in the registers as they
+    // are at its start (GIDs are unique among valid entries).
     always_comb begin
       cam_hit = 1'b0;
-      cam_member = 1'b0;
-      cam_transit = 1'b0;
+      hit_member = 1'b0;
+      hit_transit = 1'b0;
       for (int k = 0; k < NumRegsI; k++) begin
-        if (next_valid[k] &&
-            (next_gid[k*GidW +: GidW] == in_flit_i[i*FlitW + meshsync_pkg::GidLsb +: GidW])) begin
+        if (cam_valid[k] &&
+            (cam_gid[k*GidW +: GidW] == fresh_flit[meshsync_pkg::GidLsb +: GidW])) begin
           cam_hit = 1'b1;
-          cam_member = next_member[k];
-          cam_transit = next_transit[k];
+          hit_member = cam_member[k];
+          hit_transit = cam_transit[k];
         end
       end
     end
+
+    // A setup (teardown) on its way through opens (closes) a CS transit entry here.
+    assign cs_valid[i] = fresh_valid && !fresh_here && fresh_flit[meshsync_pkg::TypeLsb + 1];
+    assign cs_setup[i] = !fresh_flit[meshsync_pkg::TypeLsb];
+    assign cs_gid[i*GidW +: GidW] = fresh_flit[meshsync_pkg::GidLsb +: GidW];
 
     for (genvar o = 0; o < NumPorts; o++) begin : gen_owner
       assign owner_free[o] = !owner_valid_q[o];
@@ -173,7 +184,8 @@ module meshsync_router #(
       .BufferDepth     (BufferDepth),
       .SyncBufferDepth (SyncBufferDepth),
       .Trn             (Trn),
-      .Trm             (Trm)
+      .Trm             (Trm),
+      .CntW            (CntW)
     ) u_input (
       .clk_i         (clk_i),
       .rst_ni        (rst_ni),
@@ -182,9 +194,12 @@ module meshsync_router #(
       .in_valid_i    (in_valid_i[i]),
       .in_vc_i       (in_vc_i[i*VcW +: VcW]),
       .in_flit_i     (in_flit_i[i*FlitW +: FlitW]),
+      .fresh_valid_o (fresh_valid),
+      .fresh_here_o  (fresh_here),
+      .fresh_flit_o  (fresh_flit),
       .cam_hit_i     (cam_hit),
-      .cam_member_i  (cam_member),
-      .cam_transit_i (cam_transit),
+      .cam_member_i  (hit_member),
+      .cam_transit_i (hit_transit),
       .credit_ok_i   (credit_ok),
       .owner_free_i  (owner_free),
       .owner_mine_i  (owner_mine),
@@ -193,7 +208,9 @@ module meshsync_router #(
       .req_out_o     (req_out[i*PortW +: PortW]),
       .req_vc_o      (req_vc[i*VcW +: VcW]),
       .req_flit_o    (req_flit[i*FlitW +: FlitW]),
+      .req_cnt_o     (req_cnt[i*CntW +: CntW]),
       .gnt_i         (in_gnt[i]),
+      .relabel_i     (relabel[i]),
       .pop_o         (pop[i*NumVcs +: NumVcs]),
       .full_o        (full[i*NumVcs +: NumVcs]),
       .idle_o        (in_idle[i]),
@@ -201,23 +218,17 @@ module meshsync_router #(
     );
   end
 
-  // The barrier unit takes every request for it, from all inputs, in the same cycle.
-  assign consume = req_valid & req_consume;
-
   // ---------------------------------------------------------------------------------------
-  // Barrier unit, register file and outboxes
+  // Barrier unit, register file and emitter
   // ---------------------------------------------------------------------------------------
-  logic [RegSlots*NumPorts-1:0] offer;
-  logic [RegSlots*NumPorts*FlitW-1:0] offer_flit;
-  logic [RegSlots*NumPorts*VcW-1:0] offer_vc;
-  logic [RegSlots*NumPorts-1:0] offer_gnt;
-  logic [NumPorts-1:0] cs_valid, cs_setup;
-  logic [NumPorts*GidW-1:0] cs_gid;
-  logic barrier_error;
-  logic [RegSlots-1:0] outbox_idle;
+  logic [NumPorts-1:0] offer, offer_gnt;
+  logic [NumPorts*FlitW-1:0] offer_flit;
+  logic [NumPorts*VcW-1:0] offer_vc;
+  logic barrier_error, barrier_idle;
 
   if (NumRegs > 0) begin : gen_barrier
-    logic [NumRegs-1:0] valid, member, parent_valid, route;
+    logic [NumRegs-1:0] valid, member, transit, parent_valid, route, written;
+    logic [NumRegs-1:0] batch_due, batch_release, batch_load, emitting;
     logic [NumRegs*GidW-1:0] gid;
     logic [NumRegs*CoordXW-1:0] parent_x;
     logic [NumRegs*CoordYW-1:0] parent_y;
@@ -226,35 +237,39 @@ module meshsync_router #(
     logic [NumRegs*MaxChildren*CoordXW-1:0] child_x;
     logic [NumRegs*MaxChildren*CoordYW-1:0] child_y;
     logic [NumRegs*MaxChildren-1:0] child_route;
-    logic [NumRegs*meshsync_pkg::PortW-1:0] parent_port;
-    logic [NumRegs*MaxChildren*meshsync_pkg::PortW-1:0] child_port;
     logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_q, flags_bu;
     logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
-    logic [NumRegs*NumPorts-1:0] push_up, push_rel;
-    logic [NumPorts-1:0] push_fb;
-    logic [NumRegs-1:0] outbox_error;
-    logic unit_error, regfile_error;
+    logic unit_error, unit_idle, regfile_error, emitter_idle;
 
     meshsync_barrier_unit #(
       .FlitW        (FlitW),
       .NumRegs      (NumRegs),
       .NumChildrenW (NumChildrenW),
-      .ArrivedW     (ArrivedW)
+      .ArrivedW     (ArrivedW),
+      .CntW         (CntW)
     ) u_unit (
-      .consume_i      (consume),
-      .flit_i         (req_flit),
-      .valid_i        (valid),
-      .member_i       (member),
-      .gid_i          (gid),
-      .num_children_i (num_children),
-      .flags_i        (flags_q),
-      .arrived_i      (arrived_q),
-      .flags_o        (flags_bu),
-      .arrived_o      (arrived_bu),
-      .push_up_o      (push_up),
-      .push_rel_o     (push_rel),
-      .push_fb_o      (push_fb),
-      .error_o        (unit_error)
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .consume_i       (req_valid & req_consume),
+      .flit_i          (req_flit),
+      .cnt_i           (req_cnt),
+      .take_o          (take),
+      .relabel_o       (relabel),
+      .valid_i         (valid),
+      .member_i        (member),
+      .gid_i           (gid),
+      .num_children_i  (num_children),
+      .flags_i         (flags_q),
+      .arrived_i       (arrived_q),
+      .flags_o         (flags_bu),
+      .arrived_o       (arrived_bu),
+      .batch_due_o     (batch_due),
+      .batch_release_o (batch_release),
+      .batch_load_i    (batch_load),
+      .emitting_i      (emitting),
+      .written_i       (written),
+      .idle_o          (unit_idle),
+      .error_o         (unit_error)
     );
 
     meshsync_barrier_regfile #(
@@ -263,12 +278,11 @@ module meshsync_router #(
       .CoordXW      (CoordXW),
       .CoordYW      (CoordYW),
       .NumChildrenW (NumChildrenW),
-      .ArrivedW     (ArrivedW)
+      .ArrivedW     (ArrivedW),
+      .PathRefsW    (PathRefsW)
     ) u_regfile (
       .clk_i              (clk_i),
       .rst_ni             (rst_ni),
-      .here_x_i           (my_x_i),
-      .here_y_i           (my_y_i),
       .flags_i            (flags_bu),
       .arrived_i          (arrived_bu),
       .cs_valid_i         (cs_valid),
@@ -287,8 +301,10 @@ module meshsync_router #(
       .reg_child_y_i      (reg_child_y_i),
       .reg_child_route_i  (reg_child_route_i),
       .reg_ok_o           (reg_ok_o),
+      .written_o          (written),
       .valid_o            (valid),
       .member_o           (member),
+      .transit_o          (transit),
       .gid_o              (gid),
       .parent_valid_o     (parent_valid),
       .parent_x_o         (parent_x),
@@ -299,75 +315,70 @@ module meshsync_router #(
       .child_x_o          (child_x),
       .child_y_o          (child_y),
       .child_route_o      (child_route),
-      .parent_port_o      (parent_port),
-      .child_port_o       (child_port),
       .flags_o            (flags_q),
       .arrived_o          (arrived_q),
-      .next_valid_o       (next_valid),
-      .next_member_o      (next_member),
-      .next_transit_o     (next_transit),
-      .next_gid_o         (next_gid),
       .error_o            (regfile_error)
     );
 
-    for (genvar k = 0; k < NumRegs; k++) begin : gen_outbox
-      meshsync_barrier_outbox #(
-        .FlitW         (FlitW),
-        .MaxChildren   (MaxChildren),
-        .CoordXW       (CoordXW),
-        .CoordYW       (CoordYW),
-        .NumChildrenW  (NumChildrenW),
-        .HasFallback   (k == 0),
-        .FallbackDepth (FallbackDepth)
-      ) u_outbox (
-        .clk_i          (clk_i),
-        .rst_ni         (rst_ni),
-        .here_x_i       (my_x_i),
-        .here_y_i       (my_y_i),
-        .gid_i          (gid[k*GidW +: GidW]),
-        .parent_valid_i (parent_valid[k]),
-        .parent_x_i     (parent_x[k*CoordXW +: CoordXW]),
-        .parent_y_i     (parent_y[k*CoordYW +: CoordYW]),
-        .route_i        (route[k]),
-        .slot_i         (slot[k*meshsync_pkg::DataW +: meshsync_pkg::DataW]),
-        .num_children_i (num_children[k*NumChildrenW +: NumChildrenW]),
-        .child_x_i      (child_x[k*MaxChildren*CoordXW +: MaxChildren*CoordXW]),
-        .child_y_i      (child_y[k*MaxChildren*CoordYW +: MaxChildren*CoordYW]),
-        .child_route_i  (child_route[k*MaxChildren +: MaxChildren]),
-        .parent_port_i  (parent_port[k*meshsync_pkg::PortW +: meshsync_pkg::PortW]),
-        .child_port_i   (child_port[k*MaxChildren*meshsync_pkg::PortW +:
-                                    MaxChildren*meshsync_pkg::PortW]),
-        .push_up_i      (push_up[k*NumPorts +: NumPorts]),
-        .push_rel_i     (push_rel[k*NumPorts +: NumPorts]),
-        .push_fb_i      ((k == 0) ? push_fb : '0),
-        .fb_flit_i      (req_flit),
-        .credit_ok_i    (credit_ok),
-        .offer_o        (offer[k*NumPorts +: NumPorts]),
-        .offer_flit_o   (offer_flit[k*NumPorts*FlitW +: NumPorts*FlitW]),
-        .offer_vc_o     (offer_vc[k*NumPorts*VcW +: NumPorts*VcW]),
-        .grant_i        (offer_gnt[k*NumPorts +: NumPorts]),
-        .idle_o         (outbox_idle[k]),
-        .error_o        (outbox_error[k])
-      );
-    end
+    meshsync_barrier_emitter #(
+      .FlitW        (FlitW),
+      .NumRegs      (NumRegs),
+      .MaxChildren  (MaxChildren),
+      .CoordXW      (CoordXW),
+      .CoordYW      (CoordYW),
+      .NumChildrenW (NumChildrenW)
+    ) u_emitter (
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .here_x_i        (my_x_i),
+      .here_y_i        (my_y_i),
+      .batch_due_i     (batch_due),
+      .batch_release_i (batch_release),
+      .batch_load_o    (batch_load),
+      .emitting_o      (emitting),
+      .gid_i           (gid),
+      .parent_valid_i  (parent_valid),
+      .parent_x_i      (parent_x),
+      .parent_y_i      (parent_y),
+      .route_i         (route),
+      .slot_i          (slot),
+      .num_children_i  (num_children),
+      .child_x_i       (child_x),
+      .child_y_i       (child_y),
+      .child_route_i   (child_route),
+      .written_i       (written),
+      .credit_ok_i     (credit_ok),
+      .offer_o         (offer),
+      .offer_flit_o    (offer_flit),
+      .offer_vc_o      (offer_vc),
+      .grant_i         (offer_gnt),
+      .idle_o          (emitter_idle)
+    );
 
-    assign barrier_error = unit_error || regfile_error || (|outbox_error);
+    assign cam_valid = valid;
+    assign cam_member = member;
+    assign cam_transit = transit;
+    assign cam_gid = gid;
+    assign barrier_error = unit_error || regfile_error;
+    assign barrier_idle = unit_idle && emitter_idle;
 
   end else begin : gen_no_barrier
-    // Setup and teardown still end their paths here (consumed without effect); nothing
-    // else is consumed, since no register can be a member.
-    assign next_valid = '0;
-    assign next_member = '0;
-    assign next_transit = '0;
-    assign next_gid = '0;
+    // Setup and teardown still end their paths here (taken without effect); nothing else
+    // is taken, since no register can be a member.
+    assign cam_valid = '0;
+    assign cam_member = '0;
+    assign cam_transit = '0;
+    assign cam_gid = '0;
+    assign take = req_valid & req_consume;
+    assign relabel = '0;
     assign offer = '0;
     assign offer_flit = '0;
     assign offer_vc = '0;
     assign reg_ok_o = 1'b0;
     assign barrier_error = 1'b0;
-    assign outbox_idle = '1;
+    assign barrier_idle = 1'b1;
     logic unused_barrier;
-    assign unused_barrier = ^{offer, cs_valid, cs_setup, cs_gid, offer_gnt, reg_op_i, reg_gid_i,
+    assign unused_barrier = ^{offer, offer_gnt, cs_valid, cs_setup, cs_gid, req_cnt, reg_op_i, reg_gid_i,
                               reg_parent_valid_i, reg_parent_x_i, reg_parent_y_i, reg_route_i,
                               reg_slot_i, reg_transit_i, reg_num_children_i, reg_child_x_i,
                               reg_child_y_i, reg_child_route_i};
@@ -385,8 +396,8 @@ module meshsync_router #(
       assign req[i] = req_valid[i] && !req_consume[i] &&
                       (req_out[i*PortW +: PortW] == PortW'(o));
     end
-    for (genvar k = 0; k < NumRegs; k++) begin : gen_req_reg
-      assign req[NumPorts + k] = offer[k*NumPorts + o];
+    if (NumRegs > 0) begin : gen_req_emitter
+      assign req[NumPorts] = offer[o];
     end
 
     meshsync_output_arbiter #(
@@ -402,30 +413,25 @@ module meshsync_router #(
 
   // Grants back to the requesters.
   always_comb begin
-    in_gnt = consume;
+    in_gnt = take;
     offer_gnt = '0;
     for (int o = 0; o < NumPorts; o++) begin
       for (int i = 0; i < NumPorts; i++) begin
         if (gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i))) in_gnt[i] = 1'b1;
       end
-      for (int k = 0; k < NumRegsI; k++) begin
-        if (gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(NumPorts + k))) begin
-          offer_gnt[k*NumPorts + o] = 1'b1;
-        end
-      end
+      if (gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(NumPorts))) offer_gnt[o] = 1'b1;
     end
   end
 
   meshsync_crossbar #(
-    .FlitW    (FlitW),
-    .NumRegs  (NumRegs),
-    .RegSlots (RegSlots),
-    .IdxW     (IdxW)
+    .FlitW      (FlitW),
+    .HasEmitter (NumRegs > 0),
+    .IdxW       (IdxW)
   ) u_crossbar (
     .in_flit_i   (req_flit),
     .in_vc_i     (req_vc),
-    .reg_flit_i  (offer_flit),
-    .reg_vc_i    (offer_vc),
+    .em_flit_i   (offer_flit),
+    .em_vc_i     (offer_vc),
     .gnt_valid_i (gnt_valid),
     .gnt_idx_i   (gnt_idx),
     .out_valid_o (out_valid_o),
@@ -434,28 +440,17 @@ module meshsync_router #(
   );
 
   // ---------------------------------------------------------------------------------------
-  // What leaving flits change: credits, worm VC owners, CS path entries
+  // What leaving flits change: credits, worm VC owners
   // ---------------------------------------------------------------------------------------
   always_comb begin
     send = '0;
     owner_valid_d = owner_valid_q;
     owner_d = owner_q;
-    cs_valid = '0;
-    cs_setup = '0;
-    cs_gid = '0;
     for (int o = 0; o < NumPorts; o++) begin
       if (out_valid_o[o]) begin
         if (o != 0) begin
           for (int v = 0; v < NumVcs; v++) begin
             if (out_vc_o[o*VcW +: VcW] == VcW'(v)) send[o*NumVcs + v] = 1'b1;
-          end
-          // A setup (teardown) leaving through a non-Local port opens (closes) a CS
-          // transit entry here.
-          if (out_flit_o[o*FlitW + FlitW - 1] && out_flit_o[o*FlitW + FlitW - 3] &&
-              out_flit_o[o*FlitW + meshsync_pkg::TypeLsb + 1]) begin
-            cs_valid[o] = 1'b1;
-            cs_setup[o] = !out_flit_o[o*FlitW + meshsync_pkg::TypeLsb];
-            cs_gid[o*GidW +: GidW] = out_flit_o[o*FlitW + meshsync_pkg::GidLsb +: GidW];
           end
         end
         // A worm that an input wins holds the output's worm VC until its tail.
@@ -484,7 +479,7 @@ module meshsync_router #(
   assign credit_out_o = {pop[NumPorts*NumVcs-1:NumVcs], {NumVcs{1'b0}}};
   assign local_ready_o = ~full[NumVcs-1:0] | pop[NumVcs-1:0];
   assign error_o = (|in_error) || (|credit_error) || barrier_error;
-  assign idle_o = (&in_idle) && (&outbox_idle);
+  assign idle_o = (&in_idle) && barrier_idle;
 
   // The Local credit bits have no counter; the other ports' full flags are the
   // upstream's business (credits).

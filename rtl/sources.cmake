@@ -12,7 +12,7 @@ set(MESHSYNC_RTL_MODULES
   meshsync_crossbar.sv
   meshsync_barrier_regfile.sv
   meshsync_barrier_unit.sv
-  meshsync_barrier_outbox.sv
+  meshsync_barrier_emitter.sv
   meshsync_router.sv)
 set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)
 foreach(m ${MESHSYNC_RTL_MODULES})

@@ -61,6 +61,10 @@ std::optional<Flit> BarrierRegister::on_arrive(std::uint8_t slot, NodeId self) {
   // Reduction complete: clear for the next epoch before anything else can arrive.
   flags_ = 0;
   arrived_ = 0;
+  return reduction_message(self);
+}
+
+Flit BarrierRegister::reduction_message(NodeId self) const {
   if (setup_.parent)
     return make_sync(SyncType::Arrive, setup_.gid, self, *setup_.parent, setup_.parent_route,
                      setup_.slot_at_parent);

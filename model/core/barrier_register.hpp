@@ -52,7 +52,10 @@ class BarrierRegister {
   // parent, or, at the root, a notification to the local network interface. Otherwise
   // returns nothing.
   std::optional<Flit> on_arrive(std::uint8_t slot, NodeId self);
-  // Distribution: one release per child plus the release of the local process.
+  // The message a completed reduction sends: to the parent, or at the root to the local
+  // network interface.
+  Flit reduction_message(NodeId self) const;
+  // Distribution: one release per child plus the release of the local process (last).
   std::vector<Flit> on_release(NodeId self) const;
 
   std::string describe() const;

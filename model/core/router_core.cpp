@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <stdexcept>
 
 
 namespace meshsync {
@@ -13,7 +14,7 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
       timing_(cfg.timing),
       max_children_(cfg.router.max_children),
       regs_(cfg.router.barrier_registers),
-      outbox_(cfg.router.barrier_registers) {
+      batches_(cfg.router.barrier_registers) {
   for (int p = 0; p < kPorts; ++p) {
     for (int v = 0; v < kVcs; ++v) {
       const std::uint32_t depth =
@@ -36,6 +37,7 @@ bool RouterCore::program_register(const BarrierRegisterSetup& s) {
   const int r = regs_.find_or_allocate(s.gid);
   if (r < 0) return false;
   regs_.at(r).program(s);
+  cancel_batch(r);
   return true;
 }
 
@@ -43,7 +45,20 @@ bool RouterCore::free_register(std::uint8_t gid) {
   const int r = regs_.lookup(gid);
   if (r < 0 || !regs_.at(r).member()) return false;
   regs_.at(r).unprogram();
+  cancel_batch(r);
   return true;
+}
+
+void RouterCore::cancel_batch(int r) {
+  // A write starts the register afresh: messages it still had to send are dropped
+  // (software frees a register only after its local release, which leaves last).
+  Batch& b = batches_[static_cast<std::size_t>(r)];
+  if (b.pending) --pending_;
+  b.pending = false;
+  if (emitter_.reg == r) {
+    emitter_ = Emitter{};
+    --pending_;
+  }
 }
 
 void RouterCore::inject(const Flit& f, std::uint64_t cycle) { source_.push(f, cycle); }
@@ -52,16 +67,16 @@ std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival)
   Buffered b;
   b.flit = f;
   const int i = index(in);
-  if (f.sync && in != Port::Local) {
+  if (f.sync) {
     // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
     // upstream router calls us earlier, when it sends: registers may still change in
-    // between. The owner runs us in `arrival`, where step() classifies the flit.
+    // between. The owner runs us in `arrival`, where step() classifies the flit (an
+    // injected one right after the injection).
     b.out = kUnrouted;
     b.ready = arrival;
     unrouted_ = static_cast<std::uint16_t>(unrouted_ | (1u << queue_bit(i, f.vc())));
   } else {
-    // Worms need no lookup; the injection channel runs inside step(arrival).
-    classify(b, arrival);
+    classify(b, arrival);  // worms need no lookup
   }
   in_[i][f.vc()].push(b);
   nonempty_ = static_cast<std::uint16_t>(nonempty_ | (1u << queue_bit(i, f.vc())));
@@ -91,6 +106,11 @@ void RouterCore::classify(Buffered& b, std::uint64_t arrival) const {
 }
 
 void RouterCore::classify_arrivals(std::uint64_t c) {
+  if (unrouted_ == 0) return;
+  // Every arrival of this cycle is looked up in the registers as they are at its start;
+  // then CS setup/teardown messages passing through open/close their transit entries,
+  // in input port order (at most one arrival per port and cycle).
+  std::array<const Flit*, kPorts> cs_path{};
   for (unsigned m = unrouted_; m; m &= m - 1) {
     const int bit = __builtin_ctz(m);
     auto& q = in_[bit / kVcs][bit % kVcs];
@@ -103,9 +123,14 @@ void RouterCore::classify_arrivals(std::uint64_t c) {
         continue;
       }
       classify(b, b.ready);
+      const Flit& f = b.flit;
+      if (f.dest != id_ && (f.stype == SyncType::Setup || f.stype == SyncType::Teardown))
+        cs_path[static_cast<std::size_t>(bit / kVcs)] = &f;
     }
     if (!left) unrouted_ = static_cast<std::uint16_t>(unrouted_ & ~(1u << bit));
   }
+  for (const Flit* f : cs_path)
+    if (f) update_cs_path(*f);
 }
 
 void RouterCore::update_cs_path(const Flit& f) {
@@ -120,35 +145,53 @@ void RouterCore::update_cs_path(const Flit& f) {
   }
 }
 
-void RouterCore::barrier_unit(const Flit& f) {
-  if (f.stype == SyncType::Setup || f.stype == SyncType::Teardown) return;  // path end
+bool RouterCore::barrier_unit(const Buffered& b, std::uint64_t c) {
+  const Flit& f = b.flit;
+  if (f.stype == SyncType::Setup || f.stype == SyncType::Teardown) return true;  // path end
   const int r = regs_.lookup(f.gid);
-  if (r < 0 || !regs_.at(r).member()) {
-    // The register was freed while the message was in the buffer: hand it to the NI.
-    outbox_[0].push_back({f, static_cast<std::int8_t>(index(Port::Local))});
-    ++pending_;
-    return;
-  }
+  if (r < 0 || !regs_.at(r).member()) return false;  // freed since its arrival
   BarrierRegister& reg = regs_.at(r);
-  auto& box = outbox_[static_cast<std::size_t>(r)];
-  if (f.stype == SyncType::Arrive) {
-    if (auto up = reg.on_arrive(f.data, id_)) {
-      box.push_back({*up, static_cast<std::int8_t>(index(route_of(*up)))});
-      ++pending_;
+  bool batch = true;
+  if (f.stype == SyncType::Arrive) batch = reg.on_arrive(f.data, id_).has_value();
+  if (!batch) return true;
+  Batch& slot = batches_[static_cast<std::size_t>(r)];
+  if (slot.pending || emitter_.reg == r)
+    throw std::logic_error("barrier protocol violation: gid " + std::to_string(f.gid) +
+                           " completed a reduction or distribution while its previous one was "
+                           "still being sent");
+  // It may leave when its message is ready, and in the next cycle at the earliest.
+  slot = Batch{true, f.stype == SyncType::Release, std::max(b.ready, c + 1)};
+  ++pending_;
+  return true;
+}
+
+void RouterCore::select_batch(std::uint64_t c) {
+  for (std::size_t r = 0; r < batches_.size(); ++r) {
+    Batch& b = batches_[r];
+    if (!b.pending || b.due > c) continue;
+    const BarrierRegister& reg = regs_.at(static_cast<int>(r));
+    emitter_.reg = static_cast<int>(r);
+    emitter_.children.clear();
+    const auto add = [&](const Flit& m) {
+      emitter_.children.emplace_back(m, static_cast<std::int8_t>(index(route_of(m))));
+    };
+    if (b.release) {
+      std::vector<Flit> msgs = reg.on_release(id_);
+      emitter_.local_flit = msgs.back();
+      emitter_.local = true;
+      msgs.pop_back();
+      for (const Flit& m : msgs) add(m);
+    } else {
+      add(reg.reduction_message(id_));
+      emitter_.local = false;
     }
-  } else {
-    for (const Flit& m : reg.on_release(id_)) {
-      box.push_back({m, static_cast<std::int8_t>(index(route_of(m)))});
-      ++pending_;
-    }
+    b.pending = false;  // the emitter now counts for it in pending_
+    return;
   }
 }
 
 void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links) {
-  if (out != index(Port::Local)) {
-    if (f.sync && (f.stype == SyncType::Setup || f.stype == SyncType::Teardown)) update_cs_path(f);
-    --credits_[out][f.vc()];
-  }
+  if (out != index(Port::Local)) --credits_[out][f.vc()];
   links.flit_out(id_, out, f, cycle);
 }
 
@@ -185,7 +228,6 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     ++credits_[cr.port][cr.vc];
     credit_returns_.pop();
   }
-  classify_arrivals(c);
   bool moved = false;
   // The injection channel carries one flit per cycle into the Local input buffer.
   if (!source_.empty() && source_.front_cycle() <= c) {
@@ -196,10 +238,11 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
       moved = true;
     }
   }
+  classify_arrivals(c);
 
-  // Stage 1, input arbitration: each input port offers one VC whose head flit is ready
-  // and could move (credit available, worm VC free or already ours), round robin over
-  // the VCs starting after the last one served.
+  // Stage 1, input arbitration: each input port offers one VC whose head flit could move
+  // (ready, credit available, worm VC free or already ours; a message for the barrier unit
+  // from its arrival on), round robin over the VCs starting after the last one served.
   constexpr std::int8_t kNone = -2;
   std::array<std::int8_t, kPorts> want_vc{};
   std::array<std::uint8_t, kPorts> asked{};  // per output: inputs requesting it
@@ -212,11 +255,10 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
       const auto& q = in_[i][v];
       if (q.empty()) continue;
       const Buffered& b = q.front();
-      if (b.ready > c) continue;
       if (b.out == kConsume) {
         consume |= 1u << i;
       } else {
-        if (!has_credit(b.out, v)) continue;
+        if (b.ready > c || !has_credit(b.out, v)) continue;
         if (v == kWormVc && worm_owner_[b.out] != (b.flit.head ? -1 : i)) continue;
         asked[b.out] = static_cast<std::uint8_t>(asked[b.out] | (1u << i));
       }
@@ -225,69 +267,82 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     }
   }
 
-  // The barrier unit accepts from every input in the same cycle: it never blocks, which
-  // is what keeps sync messages out of any channel dependency (docs/deadlock.md).
-  for (int i = 0; consume; ++i) {
-    if (!(consume & (1u << i))) continue;
-    consume &= ~(1u << i);
-    const Flit f = in_[i][want_vc[i]].front().flit;
-    pop_input(i, want_vc[i], c, links);
-    barrier_unit(f);
-    moved = true;
+  // The barrier unit takes one message per cycle, round robin over the inputs. It never
+  // waits for the emitter, which is what keeps sync messages out of any channel
+  // dependency (docs/deadlock.md).
+  if (consume) {
+    const int i = first_from(consume, unit_rr_);
+    unit_rr_ = static_cast<std::uint8_t>((i + 1) % kPorts);
+    auto& q = in_[i][want_vc[i]];
+    if (barrier_unit(q.front(), c)) {
+      pop_input(i, want_vc[i], c, links);
+      moved = true;
+    } else {
+      q.at(0).out = static_cast<std::int8_t>(index(Port::Local));  // on to the NI when ready
+    }
   }
 
-  // Stage 2, output arbitration: round robin over the five inputs, then the barrier
-  // registers' held messages, starting after the last winner.
-  const int requesters = kPorts + static_cast<int>(outbox_.size());
-  for (int o = 0; o < kPorts; ++o) {
-    if (asked[o] == 0 && pending_ == 0) continue;
-    int winner = -1;
-    if (pending_ == 0) {
-      winner = first_from(asked[o], out_rr_[o] < kPorts ? out_rr_[o] : 0);
-    } else {
-      for (int k = 0; k < requesters && winner < 0; ++k) {
-        const int r = (out_rr_[o] + k) % requesters;
-        if (r < kPorts) {
-          if (asked[o] & (1u << r)) winner = r;
-        } else {
-          const auto& box = outbox_[static_cast<std::size_t>(r - kPorts)];
-          for (const Pending& p : box)
-            if (p.out == o && has_credit(o, p.flit.vc())) {
-              winner = r;
-              break;
-            }
-        }
-      }
+  // The emitter sends one register's batch at a time.
+  if (emitter_.reg < 0 && pending_ > 0) select_batch(c);
+  const bool emitting = emitter_.reg >= 0;
+  const bool children_left = emitting && !emitter_.children.empty();
+  // Per output, the emitter's message for it (index into children, or -2 the local release).
+  std::array<int, kPorts> offer{};
+  offer.fill(-1);
+  if (emitting) {
+    for (std::size_t j = 0; j < emitter_.children.size(); ++j) {
+      const auto& [m, o] = emitter_.children[j];
+      if (offer[o] < 0 && has_credit(o, m.vc())) offer[o] = static_cast<int>(j);
     }
-    if (winner < 0) continue;
+    if (emitter_.local && !children_left) offer[index(Port::Local)] = -2;
+  }
+
+  // Stage 2, output arbitration: round robin over the five inputs and the emitter
+  // (requester 5), starting after the last winner.
+  std::vector<std::size_t> sent;  // emitter messages granted this cycle
+  for (int o = 0; o < kPorts; ++o) {
+    unsigned req = asked[o];
+    if (offer[o] != -1) req |= 1u << kPorts;
+    if (req == 0) continue;
+    const int winner = first_from(req, out_rr_[o]);
     if (winner < kPorts) {
       const int v = want_vc[winner];
       const Flit f = in_[winner][v].front().flit;
       pop_input(winner, v, c, links);
       if (v == kWormVc) worm_owner_[o] = f.tail ? -1 : static_cast<std::int8_t>(winner);
       send(o, f, c, links);
+    } else if (offer[o] == -2) {
+      send(o, emitter_.local_flit, c, links);
+      emitter_.local = false;
     } else {
-      auto& box = outbox_[static_cast<std::size_t>(winner - kPorts)];
-      auto it = std::find_if(box.begin(), box.end(), [&](const Pending& p) {
-        return p.out == o && has_credit(o, p.flit.vc());
-      });
-      const Flit f = it->flit;
-      box.erase(it);
-      --pending_;
-      send(o, f, c, links);
+      sent.push_back(static_cast<std::size_t>(offer[o]));
+      send(o, emitter_.children[sent.back()].first, c, links);
     }
-    out_rr_[o] = static_cast<std::uint16_t>((winner + 1) % requesters);
+    out_rr_[o] = static_cast<std::uint16_t>((winner + 1) % (kPorts + 1));
     moved = true;
+  }
+  if (emitting) {
+    std::sort(sent.rbegin(), sent.rend());
+    for (std::size_t j : sent) emitter_.children.erase(emitter_.children.begin() + static_cast<std::ptrdiff_t>(j));
+    if (emitter_.children.empty() && !emitter_.local) {
+      emitter_ = Emitter{};
+      --pending_;
+    }
   }
   return moved;
 }
 
 std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
-  if (pending_ > 0) return c + 1;
+  if (emitter_.reg >= 0) return c + 1;
   std::uint64_t next = kNever;
+  if (pending_ > 0)
+    for (const Batch& b : batches_)
+      if (b.pending) next = std::min(next, std::max(c + 1, b.due));
   for (unsigned m = nonempty_; m; m &= m - 1) {
     const int bit = __builtin_ctz(m);
-    const std::uint64_t r = in_[bit / kVcs][bit % kVcs].front().ready;
+    const Buffered& head = in_[bit / kVcs][bit % kVcs].front();
+    // The barrier unit takes its messages from their arrival on, not when they are ready.
+    const std::uint64_t r = head.out == kConsume ? c : head.ready;
     if (r <= c) return c + 1;
     next = std::min(next, r);
   }
@@ -344,7 +399,12 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
       }
       out.push_back(s.str());
     }
-  if (pending_ > 0) out.push_back(me + ": " + std::to_string(pending_) + " message(s) held in barrier registers");
+  if (emitter_.reg >= 0)
+    out.push_back(me + ": barrier register " + std::to_string(emitter_.reg) + " sending " +
+                  std::to_string(emitter_.children.size() + (emitter_.local ? 1 : 0)) + " message(s)");
+  for (std::size_t r = 0; r < batches_.size(); ++r)
+    if (batches_[r].pending)
+      out.push_back(me + ": barrier register " + std::to_string(r) + " waits for the emitter");
   if (!source_.empty())
     out.push_back(me + ": " + std::to_string(source_.size()) + " flit(s) waiting at the NI");
 }

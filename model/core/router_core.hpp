@@ -103,9 +103,20 @@ class RouterCore {
     std::uint8_t port = 0;
     std::uint8_t vc = 0;
   };
-  struct Pending {  // a message held in a barrier register until its port is free
-    Flit flit;
-    std::int8_t out;
+  // A register's batch waiting for the emitter: created by the barrier unit, it may leave
+  // from `due` on (the ready cycle of the message that completed it).
+  struct Batch {
+    bool pending = false;
+    bool release = false;  // distribution (children + local); else the reduction message
+    std::uint64_t due = 0;
+  };
+  // The one batch being sent. Messages are built from the register's fields when the
+  // batch is selected; software writes to that register cancel it (contract).
+  struct Emitter {
+    int reg = -1;  // -1: idle
+    std::vector<std::pair<Flit, std::int8_t>> children;  // releases (or the reduction message) and ports
+    bool local = false;  // the local release, sent after every child's
+    Flit local_flit;
   };
 
   Port route_of(const Flit& f) const;
@@ -113,7 +124,11 @@ class RouterCore {
   // are at the start of that cycle.
   void classify(Buffered& b, std::uint64_t arrival) const;
   void classify_arrivals(std::uint64_t cycle);
-  void barrier_unit(const Flit& f);
+  // Takes one consumed message; false if its register is no longer a member (the message
+  // then stays and goes on to the NI).
+  bool barrier_unit(const Buffered& b, std::uint64_t cycle);
+  void select_batch(std::uint64_t cycle);
+  void cancel_batch(int reg);
   void send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links);
   void update_cs_path(const Flit& f);
   static constexpr int queue_bit(int port, int vc) { return port * kVcs + vc; }
@@ -136,8 +151,10 @@ class RouterCore {
   FlitFifo<CreditReturn> credit_returns_;
   InjectionChannel source_;
   BarrierRegisterFile regs_;
-  std::vector<std::vector<Pending>> outbox_;  // per barrier register
-  std::uint32_t pending_ = 0;                 // messages in all outboxes
+  std::vector<Batch> batches_;                // per barrier register
+  std::uint32_t pending_ = 0;                 // batches pending, plus 1 while the emitter sends
+  Emitter emitter_;
+  std::uint8_t unit_rr_ = 0;                  // next input the barrier unit favours
   std::uint16_t nonempty_ = 0;                // bit port*kVcs+vc: that input VC holds flits
   std::uint16_t unrouted_ = 0;                // same bits: that input VC holds kUnrouted flits
 };
