@@ -2,9 +2,8 @@
 // plus the CS fields, barrier_register.cpp). It holds the entries and applies, at the
 // clock edge and in the model's order:
 //   1. the reduction state (flags, arrived) left by this cycle's barrier unit,
-//   2. CS setup / teardown messages that arrived this cycle on their way through, in
-//      input port order (setup: find-or-allocate and open a transit entry; teardown:
-//      close it),
+//   2. the CS setup / teardown passing through that the barrier unit took this cycle
+//      (setup: find-or-allocate and open a transit entry; teardown: close it),
 //   3. the software port (program: find-or-allocate; free: unprogram a member entry).
 // Arrival processing looks GIDs up in the current state (the registers as they are at the
 // start of the arrival cycle), never in the next one.
@@ -30,10 +29,10 @@ module meshsync_barrier_regfile #(
   // Reduction state after this cycle's barrier unit.
   input  logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_i,
   input  logic [NumRegs*ArrivedW-1:0]               arrived_i,
-  // Setup (cs_setup_i = 1) or teardown messages passing through, arrived this cycle.
-  input  logic [meshsync_pkg::NumPorts-1:0]         cs_valid_i,
-  input  logic [meshsync_pkg::NumPorts-1:0]         cs_setup_i,
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::GidW-1:0] cs_gid_i,
+  // The CS transit update of a setup (cs_setup_i = 1) or teardown passing through.
+  input  logic                                      cs_valid_i,
+  input  logic                                      cs_setup_i,
+  input  logic [meshsync_pkg::GidW-1:0]             cs_gid_i,
   // Software port.
   input  logic [1:0]                                reg_op_i,
   input  logic [meshsync_pkg::GidW-1:0]             reg_gid_i,
@@ -72,7 +71,6 @@ module meshsync_barrier_regfile #(
 
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
-  localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
 
   logic [NumRegs-1:0] valid_q, valid_d, member_q, member_d, transit_q, transit_d;
   logic [NumRegs*GidW-1:0] gid_q, gid_d;
@@ -92,8 +90,8 @@ module meshsync_barrier_regfile #(
   // Lookup temporaries of the update chain below.
   logic [NumRegs-1:0] hit, lowest_free, alloc;
   logic found_free, fits;
-  // Bit o*NumRegs+k: a setup leaving through port o would overflow entry k's path count.
-  logic [NumPorts*NumRegs-1:0] refs_overflow;
+  // A setup would overflow entry k's path count.
+  logic [NumRegs-1:0] refs_overflow;
   logic [GidW-1:0] key;
 
   always_comb begin
@@ -111,42 +109,40 @@ module meshsync_barrier_regfile #(
     found_free = 1'b0;
     key = '0;
 
-    // CS path messages arrived this cycle, in port order.
-    for (int o = 0; o < NumPorts; o++) begin
-      key = cs_gid_i[o*GidW +: GidW];
-      found_free = 1'b0;
-      for (int k = 0; k < NumRegs; k++) begin
-        hit[k] = valid_d[k] && (gid_d[k*GidW +: GidW] == key);
-        lowest_free[k] = !valid_d[k] && !found_free;
-        if (!valid_d[k]) found_free = 1'b1;
-      end
-      alloc = (|hit) ? hit : lowest_free;
-      for (int k = 0; k < NumRegs; k++) begin
-        if (cs_valid_i[o] && cs_setup_i[o] && alloc[k]) begin
-          // open_transit: a free entry becomes a nonmember CS entry of this GID.
-          // (Its flags and count are already clear: only members count arrivals, and
-          // freeing a member clears them.)
-          if (!valid_d[k]) begin
-            valid_d[k] = 1'b1;
-            member_d[k] = 1'b0;
-            gid_d[k*GidW +: GidW] = key;
-          end
-          transit_d[k] = 1'b1;
-          if (&refs_d[k*PathRefsW +: PathRefsW]) begin
-            refs_overflow[o*NumRegs + k] = 1'b1;
-          end else begin
-            refs_d[k*PathRefsW +: PathRefsW] = refs_d[k*PathRefsW +: PathRefsW] + 1'b1;
-          end
+    // The CS path message the barrier unit took this cycle.
+    key = cs_gid_i;
+    found_free = 1'b0;
+    for (int k = 0; k < NumRegs; k++) begin
+      hit[k] = valid_q[k] && (gid_q[k*GidW +: GidW] == key);
+      lowest_free[k] = !valid_q[k] && !found_free;
+      if (!valid_q[k]) found_free = 1'b1;
+    end
+    alloc = (|hit) ? hit : lowest_free;
+    for (int k = 0; k < NumRegs; k++) begin
+      if (cs_valid_i && cs_setup_i && alloc[k]) begin
+        // open_transit: a free entry becomes a nonmember CS entry of this GID.
+        // (Its flags and count are already clear: only members count arrivals, and
+        // freeing a member clears them.)
+        if (!valid_q[k]) begin
+          valid_d[k] = 1'b1;
+          member_d[k] = 1'b0;
+          gid_d[k*GidW +: GidW] = key;
         end
-        if (cs_valid_i[o] && !cs_setup_i[o] && hit[k]) begin
-          // close_transit: the last path gone frees a nonmember entry.
-          if (refs_d[k*PathRefsW +: PathRefsW] != '0) begin
-            refs_d[k*PathRefsW +: PathRefsW] = refs_d[k*PathRefsW +: PathRefsW] - 1'b1;
-          end
-          if ((refs_d[k*PathRefsW +: PathRefsW] == '0) && !member_d[k]) begin
-            valid_d[k] = 1'b0;
-            transit_d[k] = 1'b0;
-          end
+        transit_d[k] = 1'b1;
+        if (&refs_q[k*PathRefsW +: PathRefsW]) begin
+          refs_overflow[k] = 1'b1;
+        end else begin
+          refs_d[k*PathRefsW +: PathRefsW] = refs_q[k*PathRefsW +: PathRefsW] + 1'b1;
+        end
+      end
+      if (cs_valid_i && !cs_setup_i && hit[k]) begin
+        // close_transit: the last path gone frees a nonmember entry.
+        if (refs_q[k*PathRefsW +: PathRefsW] != '0) begin
+          refs_d[k*PathRefsW +: PathRefsW] = refs_q[k*PathRefsW +: PathRefsW] - 1'b1;
+        end
+        if ((refs_q[k*PathRefsW +: PathRefsW] <= PathRefsW'(1)) && !member_q[k]) begin
+          valid_d[k] = 1'b0;
+          transit_d[k] = 1'b0;
         end
       end
     end

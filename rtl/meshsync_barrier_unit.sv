@@ -1,6 +1,8 @@
 // The barrier unit (contract step 5, router_core.cpp barrier_unit): it takes at most one
 // sync message per cycle, round robin over the inputs that offer one, and never waits
 // for the emitter:
+//   - setup / teardown passing through: not taken; their CS transit entry is opened /
+//     closed (cs_*_o, to the register file) and the input marks them done;
 //   - setup / teardown at the end of their path: consumed without effect;
 //   - arrive (reduction): set the flag of the sender's slot, count; when the children and
 //     the local process have all arrived, clear, and the register has a batch to send
@@ -27,11 +29,17 @@ module meshsync_barrier_unit #(
   input  logic                                       rst_ni,
   // Inputs offering a message to the unit, their head flits and remaining delays.
   input  logic [meshsync_pkg::NumPorts-1:0]          consume_i,
+  input  logic [meshsync_pkg::NumPorts-1:0]          cs_i,
   input  logic [meshsync_pkg::NumPorts*FlitW-1:0]    flit_i,
   input  logic [meshsync_pkg::NumPorts*CntW-1:0]     cnt_i,
   // The message taken (its input pops) or relabelled for the NI.
   output logic [meshsync_pkg::NumPorts-1:0]          take_o,
   output logic [meshsync_pkg::NumPorts-1:0]          relabel_o,
+  output logic [meshsync_pkg::NumPorts-1:0]          cs_done_o,
+  // The CS transit update of this cycle (setup: open, else close), for the register file.
+  output logic                                       cs_valid_o,
+  output logic                                       cs_setup_o,
+  output logic [meshsync_pkg::GidW-1:0]              cs_gid_o,
   // Register file, current state.
   input  logic [NumRegs-1:0]                         valid_i,
   input  logic [NumRegs-1:0]                         member_i,
@@ -94,7 +102,7 @@ module meshsync_barrier_unit #(
   logic [1:0] msg_type;
   logic [GidW-1:0] msg_gid;
   logic [DataW-1:0] msg_slot;
-  logic is_arrive, is_release, control;
+  logic is_arrive, is_release, control, cs;
   logic [NumRegs-1:0] hit;
 
   assign msg = flit_i[sel*FlitW +: FlitW];
@@ -103,8 +111,12 @@ module meshsync_barrier_unit #(
   assign msg_gid = msg[meshsync_pkg::GidLsb +: GidW];
   assign msg_slot = msg[meshsync_pkg::DataLsb +: DataW];
   assign control = msg_type[1];
-  assign is_arrive = sel_valid && (msg_type == meshsync_pkg::SyncArrive);
-  assign is_release = sel_valid && (msg_type == meshsync_pkg::SyncRelease);
+  assign cs = cs_i[sel];
+  assign is_arrive = sel_valid && !cs && (msg_type == meshsync_pkg::SyncArrive);
+  assign is_release = sel_valid && !cs && (msg_type == meshsync_pkg::SyncRelease);
+  assign cs_valid_o = sel_valid && cs;
+  assign cs_setup_o = msg_type == meshsync_pkg::SyncSetup;
+  assign cs_gid_o = msg_gid;
 
   for (genvar k = 0; k < NumRegs; k++) begin : gen_hit
     assign hit[k] = valid_i[k] && member_i[k] && (gid_i[k*GidW +: GidW] == msg_gid);
@@ -113,8 +125,11 @@ module meshsync_barrier_unit #(
   always_comb begin
     take_o = '0;
     relabel_o = '0;
+    cs_done_o = '0;
     if (sel_valid) begin
-      if (control || (|hit)) begin
+      if (cs) begin
+        cs_done_o[sel] = 1'b1;
+      end else if (control || (|hit)) begin
         take_o[sel] = 1'b1;
       end else begin
         relabel_o[sel] = 1'b1;

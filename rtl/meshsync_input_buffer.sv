@@ -8,7 +8,9 @@
 // alone says (route, delay without the registers), and in its arrival cycle (`fresh_o`)
 // the input port looks it up in the register file and may correct its `out` and
 // countdown (fix_*). The correction applies at once to the head and is stored at the
-// edge. `relabel_i` turns the head's OutConsume into PortLocal (its register was freed).
+// edge. `relabel_i` turns the head's OutConsume into PortLocal (its register was freed);
+// `done_i` marks that the barrier unit has seen the head (a CS setup/teardown passing
+// through: its transit entry is updated), until the head leaves.
 module meshsync_input_buffer #(
   /// Entries (the downstream credit count of this VC).
   parameter int unsigned Depth = 4,
@@ -34,9 +36,11 @@ module meshsync_input_buffer #(
   input  logic                           fix_cnt_i,
   input  logic [CntW-1:0]                fix_cnt_value_i,
   input  logic                           relabel_i,
+  input  logic                           done_i,
   // Read side.
   input  logic                           pop_i,
   output logic                           head_valid_o,
+  output logic                           head_done_o,
   output logic                           head_ready_o,
   output logic [CntW-1:0]                head_cnt_o,
   output logic [FlitW-1:0]               head_flit_o,
@@ -57,7 +61,7 @@ module meshsync_input_buffer #(
   logic [FlitW-1:0] flit_q [Depth];
   logic [CntW-1:0] cnt_q [Depth];
   logic [meshsync_pkg::PortW-1:0] out_q [Depth];
-  logic write, wrote_q, head_fresh;
+  logic write, wrote_q, head_fresh, done_q;
 
   assign full_o = count_q == DepthCount;
   assign empty_o = count_q == '0;
@@ -72,6 +76,7 @@ module meshsync_input_buffer #(
   assign head_fresh = wrote_q && (count_q == CountW'(1));
 
   assign head_valid_o = !empty_o;
+  assign head_done_o = done_q;
   assign head_flit_o = flit_q[rd_ptr_q];
   assign head_out_o = (head_fresh && fix_out_i) ? fix_out_port_i : out_q[rd_ptr_q];
   assign head_cnt_o = (head_fresh && fix_cnt_i) ? fix_cnt_value_i : cnt_q[rd_ptr_q];
@@ -100,11 +105,13 @@ module meshsync_input_buffer #(
       wr_ptr_q <= '0;
       count_q <= '0;
       wrote_q <= 1'b0;
+      done_q <= 1'b0;
     end else begin
       rd_ptr_q <= rd_ptr_d;
       wr_ptr_q <= wr_ptr_d;
       count_q <= count_d;
       wrote_q <= write;
+      done_q <= !pop_i && (done_q || done_i);
     end
   end
 

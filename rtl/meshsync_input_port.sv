@@ -29,11 +29,9 @@ module meshsync_input_port #(
   input  logic                                         in_valid_i,
   input  logic [meshsync_pkg::VcW-1:0]                 in_vc_i,
   input  logic [FlitW-1:0]                             in_flit_i,
-  // The sync message that arrived in this cycle (at most one per port), for the CAM:
-  // `fresh_here_o` it is addressed to this router.
-  output logic                                         fresh_valid_o,
-  output logic                                         fresh_here_o,
-  output logic [FlitW-1:0]                             fresh_flit_o,
+  // The GID of the sync message that arrived in this cycle (at most one per port), for
+  // the CAM.
+  output logic [meshsync_pkg::GidW-1:0]                fresh_gid_o,
   // Its lookup in the register file as it is in this cycle: a valid entry, programmed as
   // a member, with the transit (CS) bit.
   input  logic                                         cam_hit_i,
@@ -46,8 +44,11 @@ module meshsync_input_port #(
   input  logic [meshsync_pkg::NumPorts-1:0]            owner_mine_i,
   // This cycle's request: one VC's head flit, for an output or the barrier unit (which
   // takes its messages from their arrival on; req_cnt_o is the delay they still have).
+  // req_cs_o: the request for the unit is a setup/teardown passing through, whose CS
+  // entry the unit updates (cs_done_i) before it may request its output.
   output logic                                         req_valid_o,
   output logic                                         req_consume_o,
+  output logic                                         req_cs_o,
   output logic [meshsync_pkg::PortW-1:0]               req_out_o,
   output logic [meshsync_pkg::VcW-1:0]                 req_vc_o,
   output logic [FlitW-1:0]                             req_flit_o,
@@ -56,6 +57,7 @@ module meshsync_input_port #(
   input  logic                                         gnt_i,
   // The barrier unit found no member register for the request: it goes on to the NI.
   input  logic                                         relabel_i,
+  input  logic                                         cs_done_i,
   output logic [meshsync_pkg::NumVcs-1:0]              pop_o,
   output logic [meshsync_pkg::NumVcs-1:0]              full_o,
   // All three VC buffers are empty.
@@ -127,26 +129,28 @@ module meshsync_input_port #(
   logic [NumVcs-1:0] fresh;
   logic [FlitW-1:0] fresh_flit [NumVcs];
   logic [PortW-1:0] fresh_out [NumVcs];
-  logic fix_out, fix_cnt, fresh_control;
+  logic fix_out, fix_cnt, fresh_valid, fresh_control, fresh_here;
+  logic [FlitW-1:0] fresh_msg;
   logic [PortW-1:0] fix_port;
 
   // Only sync VCs are corrected; one of them at most holds a fresh entry.
-  assign fresh_valid_o = fresh[1] || fresh[2];
-  assign fresh_flit_o = fresh[2] ? fresh_flit[2] : fresh_flit[1];
-  assign fresh_here_o = (fresh[2] ? fresh_out[2] : fresh_out[1]) == meshsync_pkg::PortLocal;
-  assign fresh_control = fresh_flit_o[meshsync_pkg::TypeLsb + 1];
+  assign fresh_valid = fresh[1] || fresh[2];
+  assign fresh_msg = fresh[2] ? fresh_flit[2] : fresh_flit[1];
+  assign fresh_gid_o = fresh_msg[meshsync_pkg::GidLsb +: meshsync_pkg::GidW];
+  assign fresh_here = (fresh[2] ? fresh_out[2] : fresh_out[1]) == meshsync_pkg::PortLocal;
+  assign fresh_control = fresh_msg[meshsync_pkg::TypeLsb + 1];
   // Addressed here: setup/teardown end their path in the barrier unit, and so does every
   // message of a group with a member register; the others go on to the NI.
-  assign fix_out = fresh_valid_o && fresh_here_o;
+  assign fix_out = fresh_valid && fresh_here;
   assign fix_port = (fresh_control || (cam_hit_i && cam_member_i)) ? meshsync_pkg::OutConsume
                                                                     : meshsync_pkg::PortLocal;
   // Crossing a CS path router: Trm instead of Trn.
-  assign fix_cnt = fresh_valid_o && !fresh_here_o && cam_hit_i && cam_transit_i;
+  assign fix_cnt = fresh_valid && !fresh_here && cam_hit_i && cam_transit_i;
 
   // ---------------------------------------------------------------------------------------
   // VC buffers
   // ---------------------------------------------------------------------------------------
-  logic [NumVcs-1:0] head_valid, head_ready, overflow, eligible, empty;
+  logic [NumVcs-1:0] head_valid, head_ready, head_done, cs_req, overflow, eligible, empty;
   logic [FlitW-1:0] head_flit [NumVcs];
   logic [PortW-1:0] head_out [NumVcs];
   logic [CntW-1:0] head_cnt [NumVcs];
@@ -156,7 +160,7 @@ module meshsync_input_port #(
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
     localparam int unsigned Depth = (v == 0) ? BufferDepth : SyncBufferDepth;
     localparam int unsigned VcCntW = (v == 0) ? WormCntW : CntW;
-    logic push, credit, worm_ok, relabel;
+    logic push, credit, worm_ok, relabel, cs_path;
     logic [VcCntW-1:0] cnt;
     assign push = in_valid_i && (in_vc_i == meshsync_pkg::VcW'(v));
     assign pop_o[v] = gnt_i && (sel_vc == meshsync_pkg::VcW'(v));
@@ -181,8 +185,10 @@ module meshsync_input_port #(
       .fix_cnt_i       ((v != 0) && fix_cnt),
       .fix_cnt_value_i (CntTrm[VcCntW-1:0]),
       .relabel_i       (relabel),
+      .done_i          (cs_done_i && (sel_vc == meshsync_pkg::VcW'(v))),
       .pop_i           (pop_o[v]),
       .head_valid_o    (head_valid[v]),
+      .head_done_o     (head_done[v]),
       .head_ready_o    (head_ready[v]),
       .head_cnt_o      (cnt),
       .head_flit_o     (head_flit[v]),
@@ -192,6 +198,12 @@ module meshsync_input_port #(
       .overflow_o      (overflow[v])
     );
     assign head_cnt[v] = CntW'(cnt);
+    // A setup/teardown on its way through (sync VCs only; Local and OutConsume are the
+    // outputs of messages addressed here).
+    assign cs_path = (v != 0) && head_flit[v][meshsync_pkg::TypeLsb + 1] &&
+                     (head_out[v] != meshsync_pkg::PortLocal) &&
+                     (head_out[v] != meshsync_pkg::OutConsume);
+    assign cs_req[v] = head_valid[v] && cs_path && !head_done[v];
 
     always_comb begin
       credit = 1'b0;
@@ -205,13 +217,13 @@ module meshsync_input_port #(
         end
       end
       // The barrier unit takes its messages from their arrival on.
-      eligible[v] = (head_valid[v] && (head_out[v] == meshsync_pkg::OutConsume)) ||
-                    (head_ready[v] && credit && worm_ok);
+      eligible[v] = (head_valid[v] && (head_out[v] == meshsync_pkg::OutConsume)) || cs_req[v] ||
+                    (head_ready[v] && credit && worm_ok && !(cs_path && !head_done[v]));
     end
   end
 
   logic unused_fresh;
-  assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0]};
+  assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0], fresh_msg};
 
   meshsync_input_arbiter u_arbiter (
     .clk_i       (clk_i),
@@ -227,7 +239,9 @@ module meshsync_input_port #(
   assign req_flit_o = head_flit[sel_vc];
   assign req_out_o = head_out[sel_vc];
   assign req_cnt_o = head_cnt[sel_vc];
-  assign req_consume_o = sel_valid && (head_out[sel_vc] == meshsync_pkg::OutConsume);
+  assign req_cs_o = sel_valid && cs_req[sel_vc];
+  assign req_consume_o = sel_valid && ((head_out[sel_vc] == meshsync_pkg::OutConsume) ||
+                                       cs_req[sel_vc]);
 
   assign idle_o = &empty;
   assign error_o = vc_error || (|overflow);

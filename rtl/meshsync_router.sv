@@ -139,18 +139,17 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   // Input ports
   // ---------------------------------------------------------------------------------------
-  logic [NumPorts-1:0] req_valid, req_consume, in_gnt, in_error, in_idle, take, relabel;
+  logic [NumPorts-1:0] req_valid, req_consume, req_cs, in_gnt, in_error, in_idle, take, relabel;
+  logic [NumPorts-1:0] cs_done;
   logic [NumPorts*PortW-1:0] req_out;
   logic [NumPorts*VcW-1:0] req_vc;
   logic [NumPorts*FlitW-1:0] req_flit;
   logic [NumPorts*CntW-1:0] req_cnt;
   logic [NumPorts*NumVcs-1:0] pop, full;
-  logic [NumPorts-1:0] cs_valid, cs_setup;
-  logic [NumPorts*GidW-1:0] cs_gid;
 
   for (genvar i = 0; i < NumPorts; i++) begin : gen_input
-    logic fresh_valid, fresh_here, cam_hit, hit_member, hit_transit;
-    logic [FlitW-1:0] fresh_flit;
+    logic cam_hit, hit_member, hit_transit;
+    logic [GidW-1:0] fresh_gid;
     logic [NumPorts-1:0] owner_free, owner_mine;
 
     // CAM lookup of the sync message that arrived this cycle, in the registers as they
@@ -161,18 +160,13 @@ module meshsync_router #(
       hit_transit = 1'b0;
       for (int k = 0; k < NumRegsI; k++) begin
         if (cam_valid[k] &&
-            (cam_gid[k*GidW +: GidW] == fresh_flit[meshsync_pkg::GidLsb +: GidW])) begin
+            (cam_gid[k*GidW +: GidW] == fresh_gid)) begin
           cam_hit = 1'b1;
           hit_member = cam_member[k];
           hit_transit = cam_transit[k];
         end
       end
     end
-
-    // A setup (teardown) on its way through opens (closes) a CS transit entry here.
-    assign cs_valid[i] = fresh_valid && !fresh_here && fresh_flit[meshsync_pkg::TypeLsb + 1];
-    assign cs_setup[i] = !fresh_flit[meshsync_pkg::TypeLsb];
-    assign cs_gid[i*GidW +: GidW] = fresh_flit[meshsync_pkg::GidLsb +: GidW];
 
     for (genvar o = 0; o < NumPorts; o++) begin : gen_owner
       assign owner_free[o] = !owner_valid_q[o];
@@ -194,9 +188,7 @@ module meshsync_router #(
       .in_valid_i    (in_valid_i[i]),
       .in_vc_i       (in_vc_i[i*VcW +: VcW]),
       .in_flit_i     (in_flit_i[i*FlitW +: FlitW]),
-      .fresh_valid_o (fresh_valid),
-      .fresh_here_o  (fresh_here),
-      .fresh_flit_o  (fresh_flit),
+      .fresh_gid_o   (fresh_gid),
       .cam_hit_i     (cam_hit),
       .cam_member_i  (hit_member),
       .cam_transit_i (hit_transit),
@@ -205,12 +197,14 @@ module meshsync_router #(
       .owner_mine_i  (owner_mine),
       .req_valid_o   (req_valid[i]),
       .req_consume_o (req_consume[i]),
+      .req_cs_o      (req_cs[i]),
       .req_out_o     (req_out[i*PortW +: PortW]),
       .req_vc_o      (req_vc[i*VcW +: VcW]),
       .req_flit_o    (req_flit[i*FlitW +: FlitW]),
       .req_cnt_o     (req_cnt[i*CntW +: CntW]),
       .gnt_i         (in_gnt[i]),
       .relabel_i     (relabel[i]),
+      .cs_done_i     (cs_done[i]),
       .pop_o         (pop[i*NumVcs +: NumVcs]),
       .full_o        (full[i*NumVcs +: NumVcs]),
       .idle_o        (in_idle[i]),
@@ -239,7 +233,8 @@ module meshsync_router #(
     logic [NumRegs*MaxChildren-1:0] child_route;
     logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_q, flags_bu;
     logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
-    logic unit_error, unit_idle, regfile_error, emitter_idle;
+    logic unit_error, unit_idle, regfile_error, emitter_idle, cs_valid, cs_setup;
+    logic [GidW-1:0] cs_gid;
 
     meshsync_barrier_unit #(
       .FlitW        (FlitW),
@@ -251,10 +246,15 @@ module meshsync_router #(
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
       .consume_i       (req_valid & req_consume),
+      .cs_i            (req_cs),
       .flit_i          (req_flit),
       .cnt_i           (req_cnt),
       .take_o          (take),
       .relabel_o       (relabel),
+      .cs_done_o       (cs_done),
+      .cs_valid_o      (cs_valid),
+      .cs_setup_o      (cs_setup),
+      .cs_gid_o        (cs_gid),
       .valid_i         (valid),
       .member_i        (member),
       .gid_i           (gid),
@@ -369,7 +369,35 @@ module meshsync_router #(
     assign cam_member = '0;
     assign cam_transit = '0;
     assign cam_gid = '0;
-    assign take = req_valid & req_consume;
+    // The barrier unit's one message per cycle, round robin: here only setup/teardown,
+    // at the end of their path (taken) or passing through (seen; no register to update).
+    logic [$clog2(NumPorts)-1:0] unit_rr_q, unit_rr_next, unit_sel;
+    logic unit_valid;
+    meshsync_rr_pick #(
+      .N    (NumPorts),
+      .IdxW ($clog2(NumPorts))
+    ) u_unit_pick (
+      .req_i   (req_valid & req_consume),
+      .start_i (unit_rr_q),
+      .valid_o (unit_valid),
+      .idx_o   (unit_sel),
+      .next_o  (unit_rr_next)
+    );
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        unit_rr_q <= '0;
+      end else if (unit_valid) begin
+        unit_rr_q <= unit_rr_next;
+      end
+    end
+    always_comb begin
+      take = '0;
+      cs_done = '0;
+      if (unit_valid) begin
+        take[unit_sel] = !req_cs[unit_sel];
+        cs_done[unit_sel] = req_cs[unit_sel];
+      end
+    end
     assign relabel = '0;
     assign offer = '0;
     assign offer_flit = '0;
@@ -378,7 +406,7 @@ module meshsync_router #(
     assign barrier_error = 1'b0;
     assign barrier_idle = 1'b1;
     logic unused_barrier;
-    assign unused_barrier = ^{offer, offer_gnt, cs_valid, cs_setup, cs_gid, req_cnt, reg_op_i, reg_gid_i,
+    assign unused_barrier = ^{offer, offer_gnt, req_cnt, reg_op_i, reg_gid_i,
                               reg_parent_valid_i, reg_parent_x_i, reg_parent_y_i, reg_route_i,
                               reg_slot_i, reg_transit_i, reg_num_children_i, reg_child_x_i,
                               reg_child_y_i, reg_child_route_i};

@@ -98,6 +98,7 @@ void RouterCore::classify(Buffered& b, std::uint64_t arrival) const {
     } else {
       if (r >= 0 && regs_.at(r).transit()) delay = timing_.trm;  // a CS path router
       b.out = static_cast<std::int8_t>(index(route_of(f)));
+      b.cs_update = f.stype == SyncType::Setup || f.stype == SyncType::Teardown;
     }
   } else {
     b.out = static_cast<std::int8_t>(index(route_of(f)));
@@ -107,10 +108,7 @@ void RouterCore::classify(Buffered& b, std::uint64_t arrival) const {
 
 void RouterCore::classify_arrivals(std::uint64_t c) {
   if (unrouted_ == 0) return;
-  // Every arrival of this cycle is looked up in the registers as they are at its start;
-  // then CS setup/teardown messages passing through open/close their transit entries,
-  // in input port order (at most one arrival per port and cycle).
-  std::array<const Flit*, kPorts> cs_path{};
+  // Every arrival of this cycle is looked up in the registers as they are at its start.
   for (unsigned m = unrouted_; m; m &= m - 1) {
     const int bit = __builtin_ctz(m);
     auto& q = in_[bit / kVcs][bit % kVcs];
@@ -123,14 +121,9 @@ void RouterCore::classify_arrivals(std::uint64_t c) {
         continue;
       }
       classify(b, b.ready);
-      const Flit& f = b.flit;
-      if (f.dest != id_ && (f.stype == SyncType::Setup || f.stype == SyncType::Teardown))
-        cs_path[static_cast<std::size_t>(bit / kVcs)] = &f;
     }
     if (!left) unrouted_ = static_cast<std::uint16_t>(unrouted_ & ~(1u << bit));
   }
-  for (const Flit* f : cs_path)
-    if (f) update_cs_path(*f);
 }
 
 void RouterCore::update_cs_path(const Flit& f) {
@@ -145,8 +138,13 @@ void RouterCore::update_cs_path(const Flit& f) {
   }
 }
 
-bool RouterCore::barrier_unit(const Buffered& b, std::uint64_t c) {
+bool RouterCore::barrier_unit(Buffered& b, std::uint64_t c) {
   const Flit& f = b.flit;
+  if (b.cs_update) {
+    update_cs_path(f);
+    b.cs_update = false;
+    return false;
+  }
   if (f.stype == SyncType::Setup || f.stype == SyncType::Teardown) return true;  // path end
   const int r = regs_.lookup(f.gid);
   if (r < 0 || !regs_.at(r).member()) return false;  // freed since its arrival
@@ -255,7 +253,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
       const auto& q = in_[i][v];
       if (q.empty()) continue;
       const Buffered& b = q.front();
-      if (b.out == kConsume) {
+      if (b.out == kConsume || b.cs_update) {
         consume |= 1u << i;
       } else {
         if (b.ready > c || !has_credit(b.out, v)) continue;
@@ -274,12 +272,14 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     const int i = first_from(consume, unit_rr_);
     unit_rr_ = static_cast<std::uint8_t>((i + 1) % kPorts);
     auto& q = in_[i][want_vc[i]];
-    if (barrier_unit(q.front(), c)) {
+    Buffered& head = q.at(0);
+    const bool cs = head.cs_update;
+    if (barrier_unit(head, c)) {
       pop_input(i, want_vc[i], c, links);
-      moved = true;
-    } else {
-      q.at(0).out = static_cast<std::int8_t>(index(Port::Local));  // on to the NI when ready
+    } else if (!cs) {
+      head.out = static_cast<std::int8_t>(index(Port::Local));  // on to the NI when ready
     }
+    moved = true;
   }
 
   // The emitter sends one register's batch at a time.
@@ -342,7 +342,7 @@ std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
     const int bit = __builtin_ctz(m);
     const Buffered& head = in_[bit / kVcs][bit % kVcs].front();
     // The barrier unit takes its messages from their arrival on, not when they are ready.
-    const std::uint64_t r = head.out == kConsume ? c : head.ready;
+    const std::uint64_t r = head.out == kConsume || head.cs_update ? c : head.ready;
     if (r <= c) return c + 1;
     next = std::min(next, r);
   }

@@ -97,6 +97,9 @@ class RouterCore {
     Flit flit;
     std::uint64_t ready = 0;  // first cycle it may leave the buffer (kUnrouted: arrival)
     std::int8_t out = 0;      // output port index, kConsume, or kUnrouted
+    // A CS setup/teardown passing through: the barrier unit opens/closes its transit
+    // entry before the message may leave.
+    bool cs_update = false;
   };
   struct CreditReturn {
     std::uint64_t cycle = 0;
@@ -124,9 +127,10 @@ class RouterCore {
   // are at the start of that cycle.
   void classify(Buffered& b, std::uint64_t arrival) const;
   void classify_arrivals(std::uint64_t cycle);
-  // Takes one consumed message; false if its register is no longer a member (the message
-  // then stays and goes on to the NI).
-  bool barrier_unit(const Buffered& b, std::uint64_t cycle);
+  // Takes one message addressed here (true) or updates the CS entry of a setup/teardown
+  // passing through (false, the message stays). Also false if the message's register is
+  // no longer a member: it then goes on to the NI.
+  bool barrier_unit(Buffered& b, std::uint64_t cycle);
   void select_batch(std::uint64_t cycle);
   void cancel_batch(int reg);
   void send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links);
