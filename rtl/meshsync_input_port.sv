@@ -19,7 +19,9 @@ module meshsync_input_port #(
   /// Router delay when the barrier unit or a CS path entry processes a sync message.
   parameter int unsigned Trm = 30,
   /// Width of the countdown of the sync VCs (req_cnt_o).
-  parameter int unsigned CntW = 5
+  parameter int unsigned CntW = 5,
+  /// The router has barrier registers (CAM lookups, CS transit entries).
+  parameter bit HasRegs = 1'b1
 ) (
   input  logic                                         clk_i,
   input  logic                                         rst_ni,
@@ -78,7 +80,7 @@ module meshsync_input_port #(
   // ---------------------------------------------------------------------------------------
   // Arrival: route and the delay the flit alone implies
   // ---------------------------------------------------------------------------------------
-  logic in_head, in_sync, in_yx;
+  logic in_head, in_sync, in_yx, in_control;
   logic [PortW-1:0] route_port, worm_out_q, worm_out_d, push_out;
   logic [CntW-1:0] push_cnt;
   logic [meshsync_pkg::VcW-1:0] expected_vc;
@@ -87,6 +89,7 @@ module meshsync_input_port #(
   assign in_head = in_flit_i[FlitW-1];
   assign in_sync = in_head && in_flit_i[FlitW-3];
   assign in_yx = in_flit_i[meshsync_pkg::RouteBit];
+  assign in_control = in_flit_i[meshsync_pkg::TypeLsb + 1];
 
   meshsync_route u_route (
     .here_x_i (here_x_i),
@@ -103,7 +106,12 @@ module meshsync_input_port #(
     push_out = route_port;
     worm_out_d = worm_out_q;
     if (in_sync) begin
-      if (route_port == meshsync_pkg::PortLocal) push_cnt = CntTrm;
+      if (route_port == meshsync_pkg::PortLocal) begin
+        // Setup/teardown end their path in the barrier unit; the others go to the NI
+        // unless the CAM finds a member register for them.
+        push_cnt = CntTrm;
+        push_out = in_control ? meshsync_pkg::OutConsume : meshsync_pkg::PortLocal;
+      end
     end else if (in_head) begin
       if (in_valid_i) worm_out_d = route_port;
     end else begin
@@ -129,7 +137,7 @@ module meshsync_input_port #(
   logic [NumVcs-1:0] fresh;
   logic [FlitW-1:0] fresh_flit [NumVcs];
   logic [PortW-1:0] fresh_out [NumVcs];
-  logic fix_out, fix_cnt, fresh_valid, fresh_control, fresh_here;
+  logic fix_out, fix_cnt, fresh_valid, fresh_here;
   logic [FlitW-1:0] fresh_msg;
   logic [PortW-1:0] fix_port;
 
@@ -137,15 +145,14 @@ module meshsync_input_port #(
   assign fresh_valid = fresh[1] || fresh[2];
   assign fresh_msg = fresh[2] ? fresh_flit[2] : fresh_flit[1];
   assign fresh_gid_o = fresh_msg[meshsync_pkg::GidLsb +: meshsync_pkg::GidW];
+  // Addressed here and not a setup/teardown (those are OutConsume already).
   assign fresh_here = (fresh[2] ? fresh_out[2] : fresh_out[1]) == meshsync_pkg::PortLocal;
-  assign fresh_control = fresh_msg[meshsync_pkg::TypeLsb + 1];
-  // Addressed here: setup/teardown end their path in the barrier unit, and so does every
-  // message of a group with a member register; the others go on to the NI.
-  assign fix_out = fresh_valid && fresh_here;
-  assign fix_port = (fresh_control || (cam_hit_i && cam_member_i)) ? meshsync_pkg::OutConsume
-                                                                    : meshsync_pkg::PortLocal;
+  // A message of a group with a member register here goes to the barrier unit.
+  assign fix_out = HasRegs && fresh_valid && fresh_here && cam_hit_i && cam_member_i;
+  assign fix_port = meshsync_pkg::OutConsume;
   // Crossing a CS path router: Trm instead of Trn.
-  assign fix_cnt = fresh_valid && !fresh_here && cam_hit_i && cam_transit_i;
+  assign fix_cnt = HasRegs && fresh_valid && (fresh[2] ? fresh_out[2] : fresh_out[1]) !=
+                   meshsync_pkg::OutConsume && !fresh_here && cam_hit_i && cam_transit_i;
 
   // ---------------------------------------------------------------------------------------
   // VC buffers
@@ -200,7 +207,7 @@ module meshsync_input_port #(
     assign head_cnt[v] = CntW'(cnt);
     // A setup/teardown on its way through (sync VCs only; Local and OutConsume are the
     // outputs of messages addressed here).
-    assign cs_path = (v != 0) && head_flit[v][meshsync_pkg::TypeLsb + 1] &&
+    assign cs_path = HasRegs && (v != 0) && head_flit[v][meshsync_pkg::TypeLsb + 1] &&
                      (head_out[v] != meshsync_pkg::PortLocal) &&
                      (head_out[v] != meshsync_pkg::OutConsume);
     assign cs_req[v] = head_valid[v] && cs_path && !head_done[v];

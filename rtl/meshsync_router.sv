@@ -179,7 +179,8 @@ module meshsync_router #(
       .SyncBufferDepth (SyncBufferDepth),
       .Trn             (Trn),
       .Trm             (Trm),
-      .CntW            (CntW)
+      .CntW            (CntW),
+      .HasRegs         (NumRegs > 0)
     ) u_input (
       .clk_i         (clk_i),
       .rst_ni        (rst_ni),

@@ -98,7 +98,9 @@ void RouterCore::classify(Buffered& b, std::uint64_t arrival) const {
     } else {
       if (r >= 0 && regs_.at(r).transit()) delay = timing_.trm;  // a CS path router
       b.out = static_cast<std::int8_t>(index(route_of(f)));
-      b.cs_update = f.stype == SyncType::Setup || f.stype == SyncType::Teardown;
+      // Without registers there is no CS entry to open or close.
+      b.cs_update = regs_.size() > 0 &&
+                    (f.stype == SyncType::Setup || f.stype == SyncType::Teardown);
     }
   } else {
     b.out = static_cast<std::int8_t>(index(route_of(f)));
