@@ -436,3 +436,37 @@ TEST_CASE("core: a sync message is looked up in the CAM in its arrival cycle, no
     CHECK(sink.out[0].cycle == 2u * t.tp + t.trn + (join_in_flight ? t.trm : t.trn) + t.trm);
   }
 }
+
+TEST_CASE("core: five arrivals in one cycle are taken one per cycle and still meet trm when trm >= 6",
+          "[core][sync][btm]") {
+  // A root at the centre of a 3x3 mesh with four children (its neighbours): their four
+  // arrivals and the local one reach its barrier unit in the same cycle a. The unit takes
+  // one per cycle (a .. a+4), so the reduction completes at a+4, and its message (to the
+  // root's own NI) may leave in a+5 at the earliest: on time, at a + trm - 1, for trm >= 6;
+  // one cycle late for trm = 5 (docs/microarchitecture.md, "Why this shape").
+  const MeshShape mesh{3, 3};
+  for (const std::uint32_t trm : {5u, 6u, 30u}) {
+    const Timing t{1000, 2, 3, trm};
+    NetworkCore net(config(mesh, t));
+    RecordingSink sink;
+    net.set_sink(&sink);
+    const NodeId root = mesh.id(Coord{1, 1});
+    BarrierRegisterSetup s;
+    s.gid = 9;
+    const NodeId kids[] = {mesh.id(Coord{2, 1}), mesh.id(Coord{0, 1}), mesh.id(Coord{1, 2}),
+                           mesh.id(Coord{1, 0})};
+    for (int k = 0; k < 4; ++k) s.children.push_back({kids[k], k < 2 ? Route::XY : Route::YX});
+    REQUIRE(net.router(root).program_register(s));
+    for (int k = 0; k < 4; ++k)
+      net.inject(kids[k], make_sync(SyncType::Arrive, 9, kids[k], root, k < 2 ? Route::XY : Route::YX,
+                                    static_cast<std::uint8_t>(k)), 0);
+    // A child's message leaves its router in trn - 1 and arrives at the root in trn + tp.
+    const std::uint64_t a = t.trn + t.tp;
+    net.inject(root, make_sync(SyncType::Arrive, 9, root, root, Route::XY, kLocalSlot), a);
+    net.run_until_idle();
+    REQUIRE(sink.out.size() == 1);
+    CHECK(sink.out[0].node == root);
+    const std::uint64_t on_time = a + trm - 1 + 1;  // sent in a + trm - 1, delivered next cycle
+    CHECK(sink.out[0].cycle == (trm >= 6 ? on_time : a + 5 + 1));
+  }
+}
