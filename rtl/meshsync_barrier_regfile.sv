@@ -87,9 +87,28 @@ module meshsync_barrier_regfile #(
   logic [NumRegs*MaxChildren*CoordYW-1:0] child_y_q;
   logic [NumRegs*MaxChildren-1:0] child_route_q;
 
+  // The entry of GID `key` among the valid ones, else the lowest free entry (one-hot,
+  // zero if none): the model's find_or_allocate. `hit` says which of the two it is.
+  function automatic logic [NumRegs-1:0] find_or_allocate(
+    input  logic [NumRegs-1:0]      valid,
+    input  logic [NumRegs*GidW-1:0] gids,
+    input  logic [GidW-1:0]         key,
+    output logic [NumRegs-1:0]      hit
+  );
+    logic [NumRegs-1:0] lowest_free;
+    logic found_free;
+    found_free = 1'b0;
+    for (int k = 0; k < NumRegs; k++) begin
+      hit[k] = valid[k] && (gids[k*GidW +: GidW] == key);
+      lowest_free[k] = !valid[k] && !found_free;
+      if (!valid[k]) found_free = 1'b1;
+    end
+    find_or_allocate = (|hit) ? hit : lowest_free;
+  endfunction
+
   // Lookup temporaries of the update chain below.
-  logic [NumRegs-1:0] hit, lowest_free, alloc;
-  logic found_free, fits;
+  logic [NumRegs-1:0] hit, alloc;
+  logic fits;
   // A setup would overflow entry k's path count.
   logic [NumRegs-1:0] refs_overflow;
   logic [GidW-1:0] key;
@@ -104,20 +123,12 @@ module meshsync_barrier_regfile #(
     arrived_d = arrived_i;
     refs_overflow = '0;
     hit = '0;
-    lowest_free = '0;
     alloc = '0;
-    found_free = 1'b0;
     key = '0;
 
     // The CS path message the barrier unit took this cycle.
     key = cs_gid_i;
-    found_free = 1'b0;
-    for (int k = 0; k < NumRegs; k++) begin
-      hit[k] = valid_q[k] && (gid_q[k*GidW +: GidW] == key);
-      lowest_free[k] = !valid_q[k] && !found_free;
-      if (!valid_q[k]) found_free = 1'b1;
-    end
-    alloc = (|hit) ? hit : lowest_free;
+    alloc = find_or_allocate(valid_q, gid_q, key, hit);
     for (int k = 0; k < NumRegs; k++) begin
       if (cs_valid_i && cs_setup_i && alloc[k]) begin
         // open_transit: a free entry becomes a nonmember CS entry of this GID.
@@ -149,13 +160,7 @@ module meshsync_barrier_regfile #(
 
     // Software port, after everything the hardware did this cycle.
     key = reg_gid_i;
-    found_free = 1'b0;
-    for (int k = 0; k < NumRegs; k++) begin
-      hit[k] = valid_d[k] && (gid_d[k*GidW +: GidW] == key);
-      lowest_free[k] = !valid_d[k] && !found_free;
-      if (!valid_d[k]) found_free = 1'b1;
-    end
-    alloc = (|hit) ? hit : lowest_free;
+    alloc = find_or_allocate(valid_d, gid_d, key, hit);
     // A member with more children than a register holds stays in node memory.
     fits = reg_num_children_i <= NumChildrenW'(MaxChildren);
     reg_ok_o = 1'b0;

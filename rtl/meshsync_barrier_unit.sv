@@ -75,27 +75,18 @@ module meshsync_barrier_unit #(
   // ---------------------------------------------------------------------------------------
   // One message: round robin over the offering inputs
   // ---------------------------------------------------------------------------------------
-  logic [PortIdxW-1:0] rr_q, rr_next, sel;
+  logic [PortIdxW-1:0] sel;
   logic sel_valid;
 
-  meshsync_rr_pick #(
-    .N    (NumPorts),
-    .IdxW (PortIdxW)
+  meshsync_output_arbiter #(
+    .NumReq (NumPorts)
   ) u_pick (
-    .req_i   (consume_i),
-    .start_i (rr_q),
-    .valid_o (sel_valid),
-    .idx_o   (sel),
-    .next_o  (rr_next)
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_i       (consume_i),
+    .gnt_valid_o (sel_valid),
+    .gnt_idx_o   (sel)
   );
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      rr_q <= '0;
-    end else if (sel_valid) begin
-      rr_q <= rr_next;
-    end
-  end
 
   logic [FlitW-1:0] msg;
   logic [CntW-1:0] msg_cnt;

@@ -1,8 +1,9 @@
-// Output arbitration of one output port (contract step 6): requesters 0..4 are the input
-// ports, 5+k is barrier register k. The scan starts at out_rr and wraps; the first
-// requester found wins and out_rr becomes winner + 1 (mod NumReq).
+// A round-robin arbiter with its pointer. Output arbitration of one output port (contract
+// step 7: requesters 0..4 are the input ports, 5 the barrier emitter), and the barrier
+// unit's choice among the inputs (step 5). The scan starts at the pointer and wraps; the
+// first requester found wins and the pointer becomes winner + 1 (mod NumReq).
 module meshsync_output_arbiter #(
-  /// Requesters: the five inputs plus the barrier registers.
+  /// Requesters.
   parameter int unsigned NumReq = 9
 ) (
   input  logic                              clk_i,

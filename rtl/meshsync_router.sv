@@ -372,25 +372,17 @@ module meshsync_router #(
     assign cam_gid = '0;
     // The barrier unit's one message per cycle, round robin: here only setup/teardown,
     // at the end of their path (taken) or passing through (seen; no register to update).
-    logic [$clog2(NumPorts)-1:0] unit_rr_q, unit_rr_next, unit_sel;
+    logic [$clog2(NumPorts)-1:0] unit_sel;
     logic unit_valid;
-    meshsync_rr_pick #(
-      .N    (NumPorts),
-      .IdxW ($clog2(NumPorts))
+    meshsync_output_arbiter #(
+      .NumReq (NumPorts)
     ) u_unit_pick (
-      .req_i   (req_valid & req_consume),
-      .start_i (unit_rr_q),
-      .valid_o (unit_valid),
-      .idx_o   (unit_sel),
-      .next_o  (unit_rr_next)
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_i       (req_valid & req_consume),
+      .gnt_valid_o (unit_valid),
+      .gnt_idx_o   (unit_sel)
     );
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        unit_rr_q <= '0;
-      end else if (unit_valid) begin
-        unit_rr_q <= unit_rr_next;
-      end
-    end
     always_comb begin
       take = '0;
       cs_done = '0;

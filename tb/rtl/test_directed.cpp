@@ -52,6 +52,18 @@ class Driver {
     return o;
   }
   void manual_credits() { auto_credits_ = false; }
+  // Stimulus-free cycles until error_o rises (at most `cycles`); the lockstep requires the
+  // model to throw in that same cycle.
+  bool error_within(int cycles) {
+    for (int c = 0; c < cycles; ++c) {
+      ls_.step_model();
+      const bool ok = ls_.apply(Stimulus{});
+      INFO("lockstep: " << ls_.mismatch());
+      REQUIRE(ok);
+      if (ls_.rtl_outputs().error) return true;
+    }
+    return false;
+  }
   // Idle cycles until `c` (the cycle whose outputs are returned), stimulus-free.
   const RtlOutputs& until(std::uint64_t c) {
     while (now() < c) cycle();
@@ -365,17 +377,7 @@ TEST_CASE("directed: an arrival on a flag already set is a protocol error", "[di
   d.cycle(a);
   d.cycle();
   d.cycle(a);  // slot 0 again in the same epoch
-  bool seen = false;
-  for (int c = 0; c < 10 && !seen; ++c) {
-    // The lockstep requires the model to throw in the same cycle as error_o rises.
-    d.ls().step_model();
-    Stimulus none;
-    const bool ok = d.ls().apply(none);
-    INFO(d.ls().mismatch());
-    REQUIRE(ok);
-    seen = d.ls().rtl_outputs().error;
-  }
-  CHECK(seen);
+  CHECK(d.error_within(10));
 }
 
 // Within the protocol a register's next batch comes after its previous one has left
@@ -407,16 +409,7 @@ TEST_CASE("directed: a batch while the register's previous one is still sent is 
   a.in[kPlusX] = make_sync(SyncType::Arrive, 5, d.node(4, 4), d.self(), Route::XY, 0);
   a.in[kLocal] = make_sync(SyncType::Arrive, 5, d.self(), d.self(), Route::XY, kLocalSlot);
   d.cycle(a);
-  bool seen = false;
-  for (int c = 0; c < 10 && !seen; ++c) {
-    d.ls().step_model();  // throws in the cycle error_o rises; the lockstep checks that
-    Stimulus none;
-    const bool ok = d.ls().apply(none);
-    INFO(d.ls().mismatch());
-    REQUIRE(ok);
-    seen = d.ls().rtl_outputs().error;
-  }
-  CHECK(seen);
+  CHECK(d.error_within(10));
 }
 
 TEST_CASE("directed: the emitter sends one register's batch at a time, lowest index first",
