@@ -260,4 +260,18 @@ module meshsync_barrier_regfile #(
   assign transit_o = transit_q;
   assign error_o = |refs_overflow;
 
+`ifndef SYNTHESIS
+  // Assertion: one valid entry per GID (the CAM's lookups return the first hit; two
+  // would make the register file disagree with the model's find_or_allocate).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int a = 0; a < NumRegs; a++) begin
+        for (int b = a + 1; b < NumRegs; b++) begin
+          assert (!(valid_q[a] && valid_q[b] && gid_q[a*GidW +: GidW] == gid_q[b*GidW +: GidW]));
+        end
+      end
+    end
+  end
+`endif
+
 endmodule

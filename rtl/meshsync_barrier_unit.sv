@@ -202,6 +202,20 @@ module meshsync_barrier_unit #(
   end
 
   assign batch_release_o = rel_q;
+
+`ifndef SYNTHESIS
+  // Assertions: a register with a batch pending or being sent is a valid member (software
+  // writes cancel batches, so the emitter never reads a freed register), and a register
+  // never has a batch pending while the emitter sends its previous one.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int k = 0; k < NumRegs; k++) begin
+        assert (!(pend_q[k] || emitting_i[k]) || (valid_i[k] && member_i[k]));
+        assert (!(pend_q[k] && emitting_i[k]));
+      end
+    end
+  end
+`endif
   assign idle_o = !(|pend_q);
   assign error_o = (|slot_error) || (|dup_error);
 

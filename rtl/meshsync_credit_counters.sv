@@ -45,6 +45,18 @@ module meshsync_credit_counters #(
 
     assign credit_ok_o[v] = count_q != '0;
     assign overflow[v] = credit_in_i[v] && !send_i[v] && (count_q == Depth);
+
+`ifndef SYNTHESIS
+    // Assertion (simulation only: Verilator --assert checks it, synthesis never sees it):
+    // the router never sends a flit without a credit, and credits never exceed the
+    // downstream buffer's depth unless a neighbour returned one too many (error_o).
+    always_ff @(posedge clk_i) begin
+      if (rst_ni) begin
+        assert (!send_i[v] || count_q != '0);
+        assert (overflow[v] || count_d <= Depth);
+      end
+    end
+`endif
   end
 
   assign error_o = |overflow;

@@ -444,6 +444,29 @@ module meshsync_router #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertion: flit conservation. Every input pops at most one flit a cycle, and every
+  // flit popped leaves through exactly one output or is taken by the barrier unit: the
+  // pops equal the outputs won by inputs plus the unit's takes.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      int pops, sent, taken;
+      pops = 0;
+      sent = 0;
+      taken = 0;
+      for (int i = 0; i < NumPorts; i++) begin
+        pops += int'($countones(pop[i*NumVcs +: NumVcs]));
+        taken += int'(take[i]);
+        assert ($countones(pop[i*NumVcs +: NumVcs]) <= 1);
+      end
+      for (int o = 0; o < NumPorts; o++) begin
+        sent += int'(gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] < IdxW'(NumPorts)));
+      end
+      assert (pops == sent + taken);
+    end
+  end
+`endif
+
   meshsync_crossbar #(
     .FlitW      (FlitW),
     .HasEmitter (NumRegs > 0),

@@ -86,6 +86,12 @@ bool Lockstep::apply(const Stimulus& s) {
     for (int v = 0; v < kVcs; ++v)
       if (s.credit[p][v]) model_->return_credit(port_at(p), v, cycle_ + 1);
   rtl_->clock();
+  // An assertion says more than the output difference the same bug makes in this cycle.
+  if (rtl_->assertion_failed() && mismatch_.find("RTL assertion") == std::string::npos) {
+    mismatch_ = "cycle " + std::to_string(cycle_) +
+                " RTL assertion failed (Verilator's message above names it)";
+    ok = false;
+  }
   ++cycle_;
   return ok;
 }

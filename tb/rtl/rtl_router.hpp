@@ -25,6 +25,8 @@ class RtlRouter {
   virtual RtlOutputs eval(const RtlInputs& in) = 0;
   // The clock edge that ends the current cycle.
   virtual void clock() = 0;
+  // An RTL assertion (Verilator --assert) has failed; Verilator printed which.
+  virtual bool assertion_failed() const = 0;
 };
 
 template <class V>
@@ -32,7 +34,9 @@ class VerilatedRouter final : public RtlRouter {
  public:
   explicit VerilatedRouter(RtlParams p)
       : params_(std::move(p)), ctx_(std::make_unique<VerilatedContext>()),
-        m_(std::make_unique<V>(ctx_.get(), params_.name.c_str())) {}
+        m_(std::make_unique<V>(ctx_.get(), params_.name.c_str())) {
+    ctx_->fatalOnError(false);  // a failed assertion is counted and reported, not fatal
+  }
   ~VerilatedRouter() override { m_->final(); }
 
   const RtlParams& params() const override { return params_; }
@@ -73,6 +77,7 @@ class VerilatedRouter final : public RtlRouter {
     m_->clk_i = 0;
     m_->eval();
   }
+  bool assertion_failed() const override { return ctx_->errorCount() > 0; }
 
  private:
   void apply(const RtlInputs& in) {
