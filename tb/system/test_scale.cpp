@@ -1,0 +1,212 @@
+// Wafer-scale meshes (issue 10): the software runs without a thread per member, router
+// and interface state exists only where something reached it, and neither changes a
+// result. The big runs themselves (1024x1024, every node a member) are in scripts/bench;
+// these stay within seconds, sanitizers included.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <deque>
+#include <set>
+
+#include "model/core/flit_fifo.hpp"
+#include "model/core/injection_channel.hpp"
+#include "support/sim_helpers.hpp"
+
+using namespace meshsync;
+using namespace meshsync::test;
+
+namespace {
+
+// Routers a dimension-order message from `a` to `b` enters, both ends included.
+void add_route(const MeshShape& mesh, NodeId a, NodeId b, Route r, std::set<NodeId>& out) {
+  Coord here = mesh.coord(a);
+  const Coord dest = mesh.coord(b);
+  out.insert(a);
+  for (Port p = next_port(here, dest, r); p != Port::Local; p = next_port(here, dest, r)) {
+    here = step(here, p);
+    out.insert(mesh.id(here));
+  }
+}
+
+// Every router a barrier of `tree` sends a sync message through: each child's arrival
+// (and a CS child's setup) goes to its parent on the child's route, each release from
+// the parent on the route the parent's register holds for that child.
+std::set<NodeId> barrier_routers(const BarrierTree& tree) {
+  std::set<NodeId> out;
+  for (const TreeNode& t : tree.nodes()) {
+    out.insert(t.node);
+    if (t.parent) add_route(tree.mesh(), t.node, *t.parent, t.r, out);
+    for (const ChildLink& child : t.children) add_route(tree.mesh(), t.node, child.node, child.route, out);
+  }
+  return out;
+}
+
+// The blocking software: one thread per member running join, barrier and leave, as
+// measure_barrier did before its members became callbacks. Returns each member's release
+// cycle relative to the common arrival, in member order.
+std::vector<std::uint64_t> releases_with_threads(Machine& m, const Communicator& c,
+                                                 std::uint64_t& arrival) {
+  const std::size_t n = c.members().size();
+  std::vector<std::uint64_t> out(n);
+  std::size_t joined = 0, done = 0;
+  sc_core::sc_event all_joined, start, all_done;
+  for (std::size_t i = 0; i < n; ++i) {
+    Node& node = m.node(c.members()[i].node);
+    m.post(node.id(), [&, i, &node = node] {
+      join(node, c);
+      if (++joined == n) all_joined.notify(sc_core::SC_ZERO_TIME);
+      sc_core::wait(start);
+      out[i] = barrier(node, c);
+      leave(node, c);
+      if (++done == n) all_done.notify(sc_core::SC_ZERO_TIME);
+    });
+  }
+  if (joined < n) sc_core::wait(all_joined);
+  m.mesh().wait_idle();
+  arrival = m.now() + 1;
+  start.notify(MeshSystem::cycle_time());
+  sc_core::wait(all_done);
+  m.mesh().wait_idle();
+  for (auto& r : out) r -= arrival;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("scale: an elaborated 1024x1024 machine holds no router or interface state",
+          "[system][scale]") {
+  Machine m(make_config({1024, 1024}));
+  run_driver(m, [&] { wait_cycles(10); });
+  CHECK(m.now() == 10);
+  CHECK(m.mesh().core().routers_allocated() == 0);
+  CHECK(m.mesh().interfaces_allocated() == 0);
+}
+
+TEST_CASE("scale: a sparse barrier on 1024x1024 takes analytic_cycles and allocates only the "
+          "routers its messages cross", "[system][scale][barrier]") {
+  const MeshShape mesh{1024, 1024};
+  // Far apart (every two-member group is contention-free), then four corners and the
+  // centre, whose tree has four children at the root.
+  const std::vector<std::vector<Coord>> groups = {
+      {{0, 0}, {1023, 1023}},
+      {{0, 0}, {1023, 0}, {0, 1023}, {1023, 1023}, {511, 511}}};
+  for (const auto& g : groups)
+    for (BarrierScheme scheme : {BarrierScheme::BTM, BarrierScheme::CS}) {
+      std::vector<NodeId> members;
+      for (Coord c : g) members.push_back(mesh.id(c));
+      Machine m(make_config(mesh));
+      BarrierMeasurement got;
+      std::uint64_t analytic = 0;
+      std::set<NodeId> crossed;
+      run_driver(m, [&] {
+        const Communicator c = m.groups().create(mesh, members, scheme);
+        analytic = c.tree->analytic_cycles(m.mesh().config().timing);
+        crossed = barrier_routers(*c.tree);
+        got = measure_barrier(m, c);
+        m.groups().free(c);
+      });
+      INFO(scheme_name(scheme) << ", " << members.size() << " members");
+      // The CS paths of the five meet near the root and contend there.
+      if (scheme == BarrierScheme::BTM || members.size() == 2) CHECK(got.latency_cycles == analytic);
+      else CHECK(got.latency_cycles >= analytic);
+      CHECK(m.mesh().core().routers_allocated() == crossed.size());
+      CHECK(m.mesh().interfaces_allocated() == members.size());
+    }
+}
+
+TEST_CASE("scale: members as callbacks release in the same cycles as members as threads",
+          "[system][scale][barrier]") {
+  // Contended random groups, the CS tree's path registers and the software fallback (one
+  // register per router, a second live group) all go through both forms of the software.
+  const MeshShape mesh{8, 8};
+  for (std::uint32_t registers : {4u, 1u})
+    for (BarrierScheme scheme : {BarrierScheme::BTM, BarrierScheme::CS})
+      for (std::uint64_t seed : {1u, 2u, 3u}) {
+        std::vector<NodeId> members;
+        for (NodeId n = 0; n < 64; ++n)
+          if ((n * 2654435761u + seed * 40503u) % 3 != 0) members.push_back(n);
+        INFO(scheme_name(scheme) << " registers=" << registers << " seed=" << seed);
+        std::vector<std::uint64_t> threads;
+        std::uint64_t arrival = 0;
+        BarrierMeasurement callbacks;
+        for (bool with_threads : {true, false}) {
+          Machine m(make_config(mesh, {}, registers));
+          run_driver(m, [&] {
+            // A live group that holds the one register of a few routers.
+            const Communicator other = m.groups().create(mesh, {0, 9, 18, 27}, BarrierScheme::BTM);
+            for (NodeId n : {0u, 9u, 18u, 27u}) m.post(n, [&, n] { join(m.node(n), other); });
+            m.mesh().wait_idle();
+            wait_cycles(3);
+            const Communicator c = m.groups().create(mesh, members, scheme);
+            if (with_threads) threads = releases_with_threads(m, c, arrival);
+            else callbacks = measure_barrier(m, c);
+            for (NodeId n : {0u, 9u, 18u, 27u}) m.post(n, [&, n] { leave(m.node(n), other); });
+          });
+        }
+        CHECK(callbacks.arrival_cycle == arrival);
+        CHECK(callbacks.latency_cycles == *std::max_element(threads.begin(), threads.end()));
+        CHECK(callbacks.first_release == *std::min_element(threads.begin(), threads.end()));
+      }
+}
+
+TEST_CASE("scale: a buffer that takes storage as flits come keeps their order",
+          "[unit][scale]") {
+  FlitFifo<int> q;
+  q.set_capacity(7);
+  CHECK(q.capacity() == 7);
+  CHECK(q.empty());
+  std::deque<int> ref;
+  int next = 0;
+  // Fill and drain in uneven steps so the ring wraps while it grows.
+  for (int round = 0; round < 50; ++round) {
+    for (int k = 0; k < round % 5 + 1 && !q.full(); ++k) {
+      q.push(next);
+      ref.push_back(next++);
+    }
+    CHECK(q.full() == (ref.size() == 7));
+    for (std::size_t i = 0; i < ref.size(); ++i) CHECK(q.at(i) == ref[i]);
+    for (int k = 0; k < round % 3 && !q.empty(); ++k) {
+      CHECK(q.front() == ref.front());
+      q.pop();
+      ref.pop_front();
+    }
+    CHECK(q.size() == ref.size());
+  }
+}
+
+TEST_CASE("scale: the injection channel serves flits as the deque it replaced did",
+          "[unit][scale]") {
+  // The reference: a deque, each flit inserted after every queued flit due no later.
+  struct Entry {
+    std::uint64_t cycle, id;
+  };
+  std::deque<Entry> ref;
+  InjectionChannel ch;
+  std::uint64_t id = 0;
+  const auto pop_both = [&] {
+    REQUIRE_FALSE(ch.empty());
+    CHECK(ch.front_cycle() == ref.front().cycle);
+    CHECK(ch.front().packet == ref.front().id);
+    ch.pop();
+    ref.pop_front();
+  };
+  // Long queues (the compaction of served entries) and uneven due cycles.
+  for (int round = 0; round < 400; ++round) {
+    for (int k = 0; k < 3; ++k) {
+      Flit f;
+      f.packet = ++id;
+      f.sync = id % 4 == 0;
+      const std::uint64_t cycle = static_cast<std::uint64_t>(round) + (id * 7) % 5;
+      ch.push(f, cycle);
+      auto pos = ref.end();
+      while (pos != ref.begin() && std::prev(pos)->cycle > cycle) --pos;
+      ref.insert(pos, Entry{cycle, id});
+    }
+    for (int k = 0; k < 2; ++k) pop_both();
+    CHECK(ch.size() == ref.size());
+  }
+  CHECK(ch.holds_sync());
+  while (!ref.empty()) pop_both();
+  CHECK(ch.empty());
+  CHECK_FALSE(ch.holds_sync());
+}
