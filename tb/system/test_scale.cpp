@@ -131,13 +131,16 @@ TEST_CASE("scale: members as callbacks release in the same cycles as members as 
         BarrierMeasurement callbacks;
         for (bool with_threads : {true, false}) {
           Machine m(make_config(mesh, {}, registers));
+          // A live group that holds the one register of a few routers; it outlives the
+          // driver, whose posted jobs use it after the driver has returned.
+          Communicator other;
+          Communicator c;
           run_driver(m, [&] {
-            // A live group that holds the one register of a few routers.
-            const Communicator other = m.groups().create(mesh, {0, 9, 18, 27}, BarrierScheme::BTM);
+            other = m.groups().create(mesh, {0, 9, 18, 27}, BarrierScheme::BTM);
             for (NodeId n : {0u, 9u, 18u, 27u}) m.post(n, [&, n] { join(m.node(n), other); });
             m.mesh().wait_idle();
             wait_cycles(3);
-            const Communicator c = m.groups().create(mesh, members, scheme);
+            c = m.groups().create(mesh, members, scheme);
             if (with_threads) threads = releases_with_threads(m, c, arrival);
             else callbacks = measure_barrier(m, c);
             for (NodeId n : {0u, 9u, 18u, 27u}) m.post(n, [&, n] { leave(m.node(n), other); });
