@@ -90,7 +90,7 @@ void MeshSystem::register_write(NodeId node, std::function<void(std::uint64_t)> 
         port->busy = false;
         if (!port->waiting.empty()) {
           at(now_cycle(), std::move(port->waiting.front()));
-          port->waiting.pop_front();
+          port->waiting.erase(port->waiting.begin());
         }
         done(ok);
       });

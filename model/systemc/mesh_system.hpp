@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -105,7 +104,9 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   std::vector<std::function<void()>> cycle_end_;  // at_cycle_end() callbacks of this cycle
   struct RegisterPort {  // a node's register port, held from a write to its outcome
     bool busy = false;
-    std::deque<std::function<void()>> waiting;  // writes queued behind the current one
+    // Writes queued behind the current one (rare: a vector, since an empty deque
+    // already holds a 512-byte block and every member node has a port).
+    std::vector<std::function<void()>> waiting;
   };
   std::vector<std::unique_ptr<RegisterPort>> register_ports_;
   std::string error_;
