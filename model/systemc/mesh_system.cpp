@@ -41,7 +41,7 @@ void MeshSystem::at(std::uint64_t cycle, std::function<void()> fn) {
   const std::uint64_t now = now_cycle();
   if (cycle < now) cycle = now;
   timed_.push_back(Timed{cycle, timed_seq_++, std::move(fn)});
-  std::push_heap(timed_.begin(), timed_.end(), Timed::later);
+  std::push_heap(timed_.begin(), timed_.end(), Later{});
   // A pending notification later than this one is replaced; an earlier one stays.
   if (cycle == now) timed_due_.notify(sc_core::SC_ZERO_TIME);
   else timed_due_.notify(until(cycle));
@@ -51,7 +51,7 @@ void MeshSystem::software_method() {
   const std::uint64_t now = now_cycle();
   // Callbacks may add more for this cycle; they run in this pass too.
   while (!timed_.empty() && timed_.front().cycle <= now) {
-    std::pop_heap(timed_.begin(), timed_.end(), Timed::later);
+    std::pop_heap(timed_.begin(), timed_.end(), Later{});
     std::function<void()> fn = std::move(timed_.back().fn);
     timed_.pop_back();
     fn();

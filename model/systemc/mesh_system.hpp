@@ -94,7 +94,9 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
     std::uint64_t cycle;
     std::uint64_t seq;
     std::function<void()> fn;
-    static bool later(const Timed& a, const Timed& b) {
+  };
+  struct Later {  // heap order: the earliest (cycle, call) on top
+    bool operator()(const Timed& a, const Timed& b) const {
       return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
     }
   };
