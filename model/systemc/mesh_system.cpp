@@ -36,7 +36,6 @@ sc_time MeshSystem::until(std::uint64_t cycle) {
   return cycle_time() * static_cast<double>(cycle) - sc_core::sc_time_stamp();
 }
 
-
 void MeshSystem::at(std::uint64_t cycle, std::function<void()> fn) {
   const std::uint64_t now = now_cycle();
   if (cycle < now) cycle = now;

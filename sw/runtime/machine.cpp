@@ -127,7 +127,7 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint6
     if (loaded) m.mesh().wait_sync_drained();
     else m.mesh().wait_idle();
   };
-  if (joined < n) sc_core::wait(all_joined);
+  while (joined < n) sc_core::wait(all_joined);
   settle();
   if (loaded) m.mesh().wait_cycle(not_before);
   // Every member arrives in the next cycle.
@@ -143,7 +143,7 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint6
       });
     });
   });
-  sc_core::wait(all_released);
+  while (released < n) sc_core::wait(all_released);
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   settle();
   out.latency_cycles = last_release - out.arrival_cycle;
@@ -155,7 +155,7 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint6
       if (++left == n) all_left.notify(sc_core::SC_ZERO_TIME);
     });
   });
-  if (left < n) sc_core::wait(all_left);
+  while (left < n) sc_core::wait(all_left);
   settle();
   return out;
 }
