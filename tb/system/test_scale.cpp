@@ -223,3 +223,56 @@ TEST_CASE("scale: the injection channel serves flits as the deque it replaced di
   CHECK(ch.empty());
   CHECK_FALSE(ch.holds_sync());
 }
+
+namespace {
+// An initiator of our own on a node's NI, recording when responses come back.
+struct Initiator : tlm::tlm_bw_transport_if<> {
+  Machine* m = nullptr;
+  std::vector<std::uint64_t> responses;  // cycles of BEGIN_RESP
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time&) override {
+    CHECK(phase == tlm::BEGIN_RESP);
+    CHECK(trans.get_response_status() == tlm::TLM_OK_RESPONSE);
+    responses.push_back(m->now());
+    return tlm::TLM_COMPLETED;
+  }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+};
+}  // namespace
+
+TEST_CASE("scale: the NI's non-blocking transport answers when the blocking one would return",
+          "[system][scale]") {
+  Machine m(make_config({4, 4}, {50, 3, 2, 9}));
+  Initiator init;
+  init.m = &m;
+  tlm::tlm_fw_transport_if<>& ni = m.mesh().ni(0).bind(init);
+  const auto request = [&](tlm::tlm_generic_payload& t, NiCommand cmd, void* data,
+                           tlm::tlm_phase phase = tlm::BEGIN_REQ) {
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    t.set_address(static_cast<std::uint64_t>(cmd));
+    t.set_data_ptr(static_cast<unsigned char*>(data));
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    return ni.nb_transport_fw(t, phase, delay);
+  };
+  std::uint64_t sent_at = 0;
+  NiReceive got;
+  run_driver(m, [&] {
+    wait_cycles(4);
+    sent_at = m.now();
+    tlm::tlm_generic_payload send;
+    NiSend cmd{15, {7, 8}};
+    CHECK(request(send, NiCommand::Send, &cmd) == tlm::TLM_ACCEPTED);
+    // The worm's delivery, through the blocking path at the other end.
+    got = m.node(15).receive();
+    // Other phases and unknown commands complete at once, with an error.
+    tlm::tlm_generic_payload bad;
+    CHECK(request(bad, NiCommand::Send, &cmd, tlm::END_RESP) == tlm::TLM_COMPLETED);
+    CHECK(bad.get_response_status() == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(request(bad, static_cast<NiCommand>(0x99), &cmd) == tlm::TLM_COMPLETED);
+    CHECK(bad.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  });
+  // A send returns after the start-up, as b_transport does.
+  CHECK(init.responses == std::vector<std::uint64_t>{sent_at + 50});
+  CHECK(got.src == 0);
+  CHECK(got.words == std::vector<std::uint32_t>{7, 8});
+}
