@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <iterator>
+#include <vector>
 
 #include "flit.hpp"
 
@@ -18,17 +18,25 @@ class InjectionChannel {
   void push(const Flit& f, std::uint64_t cycle) {
     syncs_ += f.sync;
     auto pos = queue_.end();
-    while (pos != queue_.begin() && std::prev(pos)->cycle > cycle) --pos;
+    const auto first = queue_.begin() + static_cast<std::ptrdiff_t>(head_);
+    while (pos != first && std::prev(pos)->cycle > cycle) --pos;
     queue_.insert(pos, {f, cycle});
   }
-  bool empty() const { return queue_.empty(); }
-  std::size_t size() const { return queue_.size(); }
-  const Flit& front() const { return queue_.front().flit; }
+  bool empty() const { return head_ == queue_.size(); }
+  std::size_t size() const { return queue_.size() - head_; }
+  const Flit& front() const { return queue_[head_].flit; }
   // The cycle the front flit may enter the Local input buffer.
-  std::uint64_t front_cycle() const { return queue_.front().cycle; }
+  std::uint64_t front_cycle() const { return queue_[head_].cycle; }
   void pop() {
-    syncs_ -= queue_.front().flit.sync;
-    queue_.pop_front();
+    syncs_ -= queue_[head_].flit.sync;
+    if (++head_ == queue_.size()) {
+      queue_.clear();
+      head_ = 0;
+    } else if (head_ >= 64 && 2 * head_ >= queue_.size()) {
+      // Served entries are dropped in blocks, so a long source queue costs O(1) per pop.
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
   }
   bool holds_sync() const { return syncs_ > 0; }
 
@@ -37,7 +45,10 @@ class InjectionChannel {
     Flit flit;
     std::uint64_t cycle;
   };
-  std::deque<Entry> queue_;
+  // A vector, not a deque: an empty std::deque already holds a 512-byte block, and a
+  // 1024x1024 mesh has a million of these channels, most of them empty for good.
+  std::vector<Entry> queue_;  // entries before head_ have left
+  std::size_t head_ = 0;
   std::size_t syncs_ = 0;  // sync messages among them
 };
 

@@ -9,27 +9,31 @@ NetworkCore::NetworkCore(const NetworkConfig& cfg) : cfg_(cfg) {
   const MeshShape& m = cfg_.mesh;
   coords_.resize(static_cast<std::size_t>(m.nodes()));
   for (int n = 0; n < m.nodes(); ++n) coords_[static_cast<std::size_t>(n)] = m.coord(static_cast<NodeId>(n));
-  routers_.reserve(static_cast<std::size_t>(m.nodes()));
-  for (int n = 0; n < m.nodes(); ++n)
-    routers_.emplace_back(static_cast<NodeId>(n), coords_[static_cast<std::size_t>(n)], cfg_,
-                          coords_.data());
+  routers_.resize(static_cast<std::size_t>(m.nodes()));
   const Timing& t = cfg_.timing;
   std::uint64_t horizon = 64;
   while (horizon < 4ull + t.tp + std::max(t.trn, t.trm)) horizon *= 2;
   buckets_.resize(horizon);
   horizon_mask_ = horizon - 1;
   neighbors_.resize(routers_.size());
-  for (auto& r : routers_)
+  for (int n = 0; n < m.nodes(); ++n) {
+    const Coord c = coords_[static_cast<std::size_t>(n)];
     for (Port p : kAllPorts)
-      neighbors_[r.id()][static_cast<std::size_t>(index(p))] =
-          m.has_neighbor(r.coord(), p) ? m.id(step(r.coord(), p)) : r.id();
+      neighbors_[static_cast<std::size_t>(n)][static_cast<std::size_t>(index(p))] =
+          m.has_neighbor(c, p) ? m.id(step(c, p)) : static_cast<NodeId>(n);
+  }
+}
+
+void NetworkCore::allocate(NodeId n) const {
+  routers_[n] = std::make_unique<RouterCore>(n, coords_[n], cfg_, coords_.data());
+  ++allocated_;
 }
 
 void NetworkCore::set_external(ExternalRouters* ext) {
   external_ = ext;
   ext_.assign(routers_.size(), nullptr);
   in_due_.assign(routers_.size(), 0);
-  for (const auto& r : routers_) ext_[r.id()] = ext->at(r.id());
+  for (std::size_t n = 0; n < routers_.size(); ++n) ext_[n] = ext->at(static_cast<NodeId>(n));
 }
 
 void NetworkCore::schedule_external(NodeId n, std::uint64_t cycle) {
@@ -56,7 +60,7 @@ void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
     schedule_external(node, x->inject(f, cycle));
     return;
   }
-  routers_[node].inject(f, cycle);
+  router(node).inject(f, cycle);
   // Inside run_cycle(c) (a traffic source emitting) the router may still run in cycle c.
   const std::uint64_t earliest = !started_ ? 0 : in_cycle_ ? last_cycle_ : last_cycle_ + 1;
   schedule(node, std::max(cycle, earliest));
@@ -68,7 +72,7 @@ void NetworkCore::program_register(NodeId n, const BarrierRegisterSetup& s, std:
     return;
   }
   if (reg_ok_.empty()) reg_ok_.assign(routers_.size(), 0);
-  reg_ok_[n] = routers_[n].program_register(s);
+  reg_ok_[n] = router(n).program_register(s);
 }
 
 void NetworkCore::free_register(NodeId n, std::uint8_t gid, std::uint64_t cycle) {
@@ -77,7 +81,7 @@ void NetworkCore::free_register(NodeId n, std::uint8_t gid, std::uint64_t cycle)
     return;
   }
   if (reg_ok_.empty()) reg_ok_.assign(routers_.size(), 0);
-  reg_ok_[n] = routers_[n].free_register(gid);
+  reg_ok_[n] = router(n).free_register(gid);
 }
 
 bool NetworkCore::register_ok(NodeId n) const {
@@ -86,7 +90,7 @@ bool NetworkCore::register_ok(NodeId n) const {
 }
 
 void NetworkCore::schedule(NodeId n, std::uint64_t cycle) {
-  RouterCore& r = routers_[n];
+  RouterCore& r = router(n);
   // One entry per router is enough: when it runs it schedules its own next wake-up.
   if (cycle >= r.scheduled_at) return;
   if (r.scheduled_at == kNever) ++pending_wakes_;  // counts routers, not entries
@@ -107,7 +111,7 @@ void NetworkCore::flit_out(NodeId from, int port, const Flit& f, std::uint64_t c
   const Port in = opposite(port_at(port));
   const std::uint64_t arrival = cycle + 1 + cfg_.timing.tp;
   if (ExternalRouter* x = ext(to)) schedule_external(to, x->receive(in, f, arrival));
-  else schedule(to, routers_[to].receive(in, f, arrival));
+  else schedule(to, router(to).receive(in, f, arrival));
 }
 
 void NetworkCore::credit_out(NodeId from, int port, int vc, std::uint64_t cycle) {
@@ -118,7 +122,7 @@ void NetworkCore::credit_out(NodeId from, int port, int vc, std::uint64_t cycle)
     schedule_external(up, x->return_credit(out, vc, due));
     return;
   }
-  routers_[up].return_credit(out, vc, due);
+  router(up).return_credit(out, vc, due);
   if (probe_) probe_->touch(up, due);
 }
 
@@ -178,7 +182,7 @@ void NetworkCore::run_cycle(std::uint64_t c) {
   scratch_.clear();
   std::swap(scratch_, buckets_[c & horizon_mask_]);
   for (const NodeId n : scratch_) {
-    RouterCore& r = routers_[n];
+    RouterCore& r = *routers_[n];  // scheduled, so allocated
     // A later wake-up means this entry was superseded (and the router has already run).
     if (r.scheduled_at > c) continue;
     r.scheduled_at = kNever;
@@ -229,9 +233,9 @@ std::uint64_t NetworkCore::run_until_idle(std::uint64_t limit) {
 
 std::string NetworkCore::stuck_report(std::size_t max_lines) const {
   std::vector<std::string> lines;
-  for (const auto& r : routers_) {
-    if (const ExternalRouter* x = ext(r.id())) x->describe_stuck(lines);
-    else r.describe_stuck(lines, cfg_.mesh);
+  for (std::size_t n = 0; n < routers_.size(); ++n) {
+    if (const ExternalRouter* x = ext(static_cast<NodeId>(n))) x->describe_stuck(lines);
+    else if (routers_[n]) routers_[n]->describe_stuck(lines, cfg_.mesh);
   }
   std::string s;
   for (std::size_t i = 0; i < lines.size() && i < max_lines; ++i) s += "  " + lines[i] + "\n";
@@ -241,8 +245,8 @@ std::string NetworkCore::stuck_report(std::size_t max_lines) const {
 }
 
 bool NetworkCore::holds_sync() const {
-  for (const RouterCore& r : routers_)
-    if (r.holds_sync()) return true;
+  for (const auto& r : routers_)
+    if (r && r->holds_sync()) return true;
   return false;
 }
 

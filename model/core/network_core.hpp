@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -63,8 +64,20 @@ class NetworkCore : private RouterLinks {
 
   const NetworkConfig& config() const { return cfg_; }
   const MeshShape& mesh() const { return cfg_.mesh; }
-  RouterCore& router(NodeId n) { return routers_[n]; }
-  const RouterCore& router(NodeId n) const { return routers_[n]; }
+  // A router's state is allocated the first time anything reaches it (a flit, a
+  // register write, a look from a test or a waveform): a mostly idle wafer-scale mesh
+  // pays only for the routers its traffic crosses. An untouched router is in its reset
+  // state, which is what allocating it on a look shows.
+  RouterCore& router(NodeId n) {
+    if (!routers_[n]) allocate(n);
+    return *routers_[n];
+  }
+  const RouterCore& router(NodeId n) const {
+    if (!routers_[n]) allocate(n);
+    return *routers_[n];
+  }
+  // Routers allocated so far (tests: a barrier allocates only the routers it crosses).
+  std::size_t routers_allocated() const { return allocated_; }
 
   void set_sink(NetworkSink* s) { sink_ = s; }
   void set_traffic(TrafficSource* t) { traffic_ = t; }
@@ -121,6 +134,7 @@ class NetworkCore : private RouterLinks {
   std::string stuck_report(std::size_t max_lines = 12) const;
 
  private:
+  void allocate(NodeId n) const;
   void admit_far(std::uint64_t base);
   // RouterLinks: the links between neighbours and to the network interfaces.
   void flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) override;
@@ -132,7 +146,8 @@ class NetworkCore : private RouterLinks {
 
   NetworkConfig cfg_;
   std::vector<Coord> coords_;
-  std::vector<RouterCore> routers_;
+  mutable std::vector<std::unique_ptr<RouterCore>> routers_;  // null until first used
+  mutable std::size_t allocated_ = 0;
   std::vector<std::array<NodeId, kPorts>> neighbors_;
   // A calendar of wake-ups: one bucket per cycle within the horizon (every wake-up a
   // router gives itself or a neighbour), a heap beyond it (the NI's start-ups).

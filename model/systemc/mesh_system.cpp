@@ -9,15 +9,21 @@ using sc_core::sc_time;
 MeshSystem::MeshSystem(sc_core::sc_module_name name, const NetworkConfig& cfg)
     : sc_core::sc_module(name), core_(cfg) {
   core_.set_sink(this);
-  const MeshShape& m = core_.mesh();
-  nis_.reserve(static_cast<std::size_t>(m.nodes()));
-  for (int n = 0; n < m.nodes(); ++n) {
-    const Coord c = m.coord(static_cast<NodeId>(n));
-    const std::string nm = "ni_" + std::to_string(c.x) + "_" + std::to_string(c.y);
-    nis_.push_back(std::make_unique<NetworkInterface>(nm.c_str(), static_cast<NodeId>(n), *this));
-  }
+  nis_.resize(static_cast<std::size_t>(core_.mesh().nodes()));
   SC_HAS_PROCESS(MeshSystem);
   SC_THREAD(clock_thread);
+  SC_METHOD(software_method);
+  sensitive << timed_due_;
+  dont_initialize();
+}
+
+NetworkInterface& MeshSystem::ni(NodeId n) {
+  auto& ni = nis_[n];
+  if (!ni) {
+    ni = std::make_unique<NetworkInterface>(n, *this);
+    ++nis_allocated_;
+  }
+  return *ni;
 }
 
 MeshSystem::~MeshSystem() = default;
@@ -30,36 +36,78 @@ sc_time MeshSystem::until(std::uint64_t cycle) {
   return cycle_time() * static_cast<double>(cycle) - sc_core::sc_time_stamp();
 }
 
-void MeshSystem::await_cycle_end() {
+void MeshSystem::at(std::uint64_t cycle, std::function<void()> fn) {
   const std::uint64_t now = now_cycle();
-  while (!core_.ran(now) && core_.next_event_cycle() <= now) sc_core::wait(cycle_done_);
+  if (cycle < now) cycle = now;
+  timed_.push_back(Timed{cycle, timed_seq_++, std::move(fn)});
+  std::push_heap(timed_.begin(), timed_.end(), Later{});
+  // A pending notification later than this one is replaced; an earlier one stays.
+  if (cycle == now) timed_due_.notify(sc_core::SC_ZERO_TIME);
+  else timed_due_.notify(until(cycle));
 }
 
-template <typename Write>
-bool MeshSystem::register_write(NodeId node, Write write) {
+void MeshSystem::software_method() {
+  const std::uint64_t now = now_cycle();
+  // Callbacks may add more for this cycle; they run in this pass too.
+  while (!timed_.empty() && timed_.front().cycle <= now) {
+    std::pop_heap(timed_.begin(), timed_.end(), Later{});
+    std::function<void()> fn = std::move(timed_.back().fn);
+    timed_.pop_back();
+    fn();
+  }
+  if (!timed_.empty()) timed_due_.notify(until(timed_.front().cycle));
+}
+
+void MeshSystem::at_cycle_end(std::function<void()> fn) {
+  const std::uint64_t now = now_cycle();
+  if (core_.ran(now) || core_.next_event_cycle() > now) fn();
+  else cycle_end_.push_back(std::move(fn));  // the clock thread runs it after the routers
+}
+
+void MeshSystem::run_at_cycle_end() {
+  // Each callback acts on its own node's register port; their order does not matter.
+  std::vector<std::function<void()>> due;
+  due.swap(cycle_end_);
+  for (auto& fn : due) fn();
+}
+
+void MeshSystem::register_write(NodeId node, std::function<void(std::uint64_t)> write,
+                                std::function<void(bool)> done) {
   if (register_ports_.empty()) register_ports_.resize(static_cast<std::size_t>(mesh().nodes()));
-  auto& port = register_ports_[node];
-  if (!port) port = std::make_unique<RegisterPort>();
-  while (port->busy) sc_core::wait(port->free);
-  port->busy = true;
-  await_cycle_end();
-  const std::uint64_t now = now_cycle();
-  write(now);
-  touch(node);
-  wake_.notify(sc_core::SC_ZERO_TIME);
-  sc_core::wait(until(now + 1));
-  const bool ok = core_.register_ok(node);
-  port->busy = false;
-  port->free.notify(sc_core::SC_ZERO_TIME);
-  return ok;
+  auto& slot = register_ports_[node];
+  if (!slot) slot = std::make_unique<RegisterPort>();
+  RegisterPort* port = slot.get();
+  auto begin = [this, node, port, write = std::move(write), done = std::move(done)]() mutable {
+    port->busy = true;
+    at_cycle_end([this, node, port, write = std::move(write), done = std::move(done)]() mutable {
+      const std::uint64_t now = now_cycle();
+      write(now);
+      touch(node);
+      wake_.notify(sc_core::SC_ZERO_TIME);
+      at(now + 1, [this, node, port, done = std::move(done)] {
+        const bool ok = core_.register_ok(node);
+        port->busy = false;
+        if (!port->waiting.empty()) {
+          at(now_cycle(), std::move(port->waiting.front()));
+          port->waiting.erase(port->waiting.begin());
+        }
+        done(ok);
+      });
+    });
+  };
+  if (port->busy) port->waiting.push_back(std::move(begin));
+  else begin();
 }
 
-bool MeshSystem::program_register(NodeId node, const BarrierRegisterSetup& s) {
-  return register_write(node, [&](std::uint64_t c) { core_.program_register(node, s, c); });
+void MeshSystem::program_register(NodeId node, const BarrierRegisterSetup& s,
+                                  std::function<void(bool)> done) {
+  register_write(node, [this, node, &s](std::uint64_t c) { core_.program_register(node, s, c); },
+                 std::move(done));
 }
 
-bool MeshSystem::free_register(NodeId node, std::uint8_t gid) {
-  return register_write(node, [&](std::uint64_t c) { core_.free_register(node, gid, c); });
+void MeshSystem::free_register(NodeId node, std::uint8_t gid, std::function<void(bool)> done) {
+  register_write(node, [this, node, gid](std::uint64_t c) { core_.free_register(node, gid, c); },
+                 std::move(done));
 }
 
 void MeshSystem::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
@@ -69,7 +117,9 @@ void MeshSystem::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
 
 void MeshSystem::touch(NodeId node) {
   if (!core_.probed()) return;
-  core_.touch(node, now_cycle());
+  // The write acts at the end of this cycle: the router's state after it is the state
+  // from the next cycle on, whatever else software does in this one.
+  core_.touch(node, now_cycle() + 1);
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -112,7 +162,7 @@ void MeshSystem::clock_thread() {
       }
       if (!core_.ran(now)) {
         core_.run_cycle(now);
-        cycle_done_.notify();  // software waiting to act at the end of this cycle
+        run_at_cycle_end();  // software waiting to act at the end of this cycle
       }
       if (core_.has_external()) {
         // RTL routers evaluate the cycle half a period later, once every software action
@@ -139,12 +189,13 @@ void MeshSystem::on_eject(NodeId node, const Flit& f, std::uint64_t cycle) {
     }
     board_.deliver(node, f);
   }
-  nis_[node]->on_eject(f, cycle);
+  ni(node).on_eject(f, cycle);
 }
 
 std::vector<std::string> MeshSystem::blocked_processes() const {
   std::vector<std::string> out;
   for (const auto& ni : nis_) {
+    if (!ni) continue;
     const std::string w = ni->waiting_for();
     if (!w.empty()) out.push_back(w);
   }

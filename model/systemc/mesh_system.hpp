@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,25 +29,33 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   const NetworkConfig& config() const { return core_.config(); }
   const MeshShape& mesh() const { return core_.mesh(); }
   NetworkCore& core() { return core_; }
-  NetworkInterface& ni(NodeId n) { return *nis_[n]; }
+  // Node n's network interface, created when first asked for (by the node's software
+  // or a flit ejected there).
+  NetworkInterface& ni(NodeId n);
+  std::size_t interfaces_allocated() const { return nis_allocated_; }
 
   std::uint64_t now_cycle() const;
   // The wait from now to the start of `cycle` (software acts on cycle boundaries only;
   // RTL routers evaluate between them).
   static sc_core::sc_time until(std::uint64_t cycle);
-  // For an SC_THREAD about to act on the network in the current cycle: returns once the
-  // routers have run this cycle, so that the action takes effect at its end, as a
-  // register write does in hardware.
-  void await_cycle_end();
-  // The software's register port (NetworkCore::program_register) for an SC_THREAD: one
-  // write per node and cycle, acting at the end of the cycle; returns in the next cycle
-  // with the outcome (false: no free register, too many children, nothing to free).
-  bool program_register(NodeId node, const BarrierRegisterSetup& s);
-  bool free_register(NodeId node, std::uint8_t gid);
+  // Software without a thread of its own: `fn` runs at the start of `cycle` (>= now;
+  // now: at once, in a later delta cycle), in the order of cycle, then of the calls.
+  void at(std::uint64_t cycle, std::function<void()> fn);
+  // `fn` acts on the network in the current cycle: it runs once the routers have run
+  // this cycle (at once if they have, or have nothing to do in it), so that its action
+  // takes effect at the cycle's end, as a register write does in hardware.
+  void at_cycle_end(std::function<void()> fn);
+  // The software's register port (NetworkCore::program_register): one write per node and
+  // cycle, acting at the end of the cycle; `done` gets the outcome in the next cycle
+  // (false: no free register, too many children, nothing to free). `s` must stay valid
+  // until then.
+  void program_register(NodeId node, const BarrierRegisterSetup& s, std::function<void(bool)> done);
+  void free_register(NodeId node, std::uint8_t gid, std::function<void(bool)> done);
   // Hand a flit to node's injection channel at `cycle` (>= now) and wake the clock.
   void inject(NodeId node, const Flit& f, std::uint64_t cycle);
   Scoreboard& scoreboard() { return board_; }
-  // Software changed node's router state (a register write): waveforms show it now.
+  // Software changed node's router state in this cycle (a register write, acting at its
+  // end): waveforms show it from the next cycle.
   void touch(NodeId node);
 
   // Ordinary load next to the software's own traffic.
@@ -67,20 +76,39 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
 
  private:
   void clock_thread();
-  template <typename Write>
-  bool register_write(NodeId node, Write write);
+  void software_method();
+  void register_write(NodeId node, std::function<void(std::uint64_t)> write,
+                      std::function<void(bool)> done);
+  void run_at_cycle_end();
   void on_eject(NodeId node, const Flit& f, std::uint64_t cycle) override;
 
   NetworkCore core_;
-  std::vector<std::unique_ptr<NetworkInterface>> nis_;
+  std::vector<std::unique_ptr<NetworkInterface>> nis_;  // null until first used
+  std::size_t nis_allocated_ = 0;
   Scoreboard board_;
   TrafficGenerator* traffic_ = nullptr;
   sc_core::sc_event wake_;
   sc_core::sc_event idle_;
-  sc_core::sc_event cycle_done_;
+  // Callbacks of at(): a min-heap on (cycle, order of the calls).
+  struct Timed {
+    std::uint64_t cycle;
+    std::uint64_t seq;
+    std::function<void()> fn;
+  };
+  struct Later {  // heap order: the earliest (cycle, call) on top
+    bool operator()(const Timed& a, const Timed& b) const {
+      return a.cycle != b.cycle ? a.cycle > b.cycle : a.seq > b.seq;
+    }
+  };
+  std::vector<Timed> timed_;
+  std::uint64_t timed_seq_ = 0;
+  sc_core::sc_event timed_due_;
+  std::vector<std::function<void()>> cycle_end_;  // at_cycle_end() callbacks of this cycle
   struct RegisterPort {  // a node's register port, held from a write to its outcome
     bool busy = false;
-    sc_core::sc_event free;
+    // Writes queued behind the current one (rare: a vector, since an empty deque
+    // already holds a 512-byte block and every member node has a port).
+    std::vector<std::function<void()>> waiting;
   };
   std::vector<std::unique_ptr<RegisterPort>> register_ports_;
   std::string error_;

@@ -1,5 +1,6 @@
 #include "network_interface.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "../core/packet.hpp"
@@ -9,16 +10,7 @@ namespace meshsync {
 
 using sc_core::sc_time;
 
-NetworkInterface::NetworkInterface(sc_core::sc_module_name name, NodeId node, MeshSystem& system)
-    : sc_core::sc_module(name), socket("socket"), node_(node), system_(system) {
-  socket.bind(*this);
-}
-
-tlm::tlm_sync_enum NetworkInterface::nb_transport_fw(tlm::tlm_generic_payload& trans,
-                                                     tlm::tlm_phase&, sc_core::sc_time&) {
-  trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-  return tlm::TLM_COMPLETED;
-}
+NetworkInterface::NetworkInterface(NodeId node, MeshSystem& system) : node_(node), system_(system) {}
 
 void NetworkInterface::inject(const Flit& f, std::uint64_t cycle) { system_.inject(node_, f, cycle); }
 
@@ -29,25 +21,72 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_time& del
     sc_core::wait(delay);
     delay = sc_core::SC_ZERO_TIME;
   }
+  bool finished = false;
+  sc_core::sc_event done;
+  start(trans, [&] {
+    finished = true;
+    done.notify();
+  });
+  while (!finished) sc_core::wait(done);
+}
+
+tlm::tlm_sync_enum NetworkInterface::nb_transport_fw(tlm::tlm_generic_payload& trans,
+                                                     tlm::tlm_phase& phase, sc_time& delay) {
+  // Base protocol, target side: a request (BEGIN_REQ) is accepted and answered with
+  // BEGIN_RESP on the backward path once the command has finished, or completed in the
+  // return value if it finished at once.
+  if (phase != tlm::BEGIN_REQ || !bw_) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  if (delay != sc_core::SC_ZERO_TIME) {
+    // The request arrives later: at the first cycle boundary from then on.
+    const double at = std::ceil((sc_core::sc_time_stamp() + delay) / MeshSystem::cycle_time());
+    delay = sc_core::SC_ZERO_TIME;
+    system_.at(static_cast<std::uint64_t>(at), [this, &trans] { start(trans, [this, &trans] { respond(trans); }); });
+    return tlm::TLM_ACCEPTED;
+  }
+  starting_ = &trans;
+  finished_at_once_ = false;
+  start(trans, [this, &trans] {
+    if (starting_ == &trans) finished_at_once_ = true;
+    else respond(trans);
+  });
+  starting_ = nullptr;
+  return finished_at_once_ ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
+}
+
+void NetworkInterface::respond(tlm::tlm_generic_payload& trans) {
+  tlm::tlm_phase phase = tlm::BEGIN_RESP;
+  sc_time delay = sc_core::SC_ZERO_TIME;
+  bw_->nb_transport_bw(trans, phase, delay);
+}
+
+void NetworkInterface::start(tlm::tlm_generic_payload& trans, Done done) {
   unsigned char* data = trans.get_data_ptr();
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   switch (static_cast<NiCommand>(trans.get_address())) {
-    case NiCommand::Send: do_send(*reinterpret_cast<NiSend*>(data)); break;
-    case NiCommand::Receive: do_receive(*reinterpret_cast<NiReceive*>(data)); break;
-    case NiCommand::ProgramBarrier: do_program(*reinterpret_cast<NiProgram*>(data)); break;
-    case NiCommand::FreeBarrier: do_free(*reinterpret_cast<NiGroup*>(data)); break;
-    case NiCommand::Barrier: do_barrier(*reinterpret_cast<NiGroup*>(data)); break;
+    case NiCommand::Send: do_send(*reinterpret_cast<NiSend*>(data), std::move(done)); break;
+    case NiCommand::Receive: do_receive(*reinterpret_cast<NiReceive*>(data), std::move(done)); break;
+    case NiCommand::ProgramBarrier:
+      do_program(*reinterpret_cast<NiProgram*>(data), std::move(done));
+      break;
+    case NiCommand::FreeBarrier: do_free(*reinterpret_cast<NiGroup*>(data), std::move(done)); break;
+    case NiCommand::Barrier: do_barrier(*reinterpret_cast<NiGroup*>(data), std::move(done)); break;
     case NiCommand::CsPathSetup:
-      do_cs_path(*reinterpret_cast<NiCsPath*>(data), SyncType::Setup);
+      do_cs_path(*reinterpret_cast<NiCsPath*>(data), SyncType::Setup, std::move(done));
       break;
     case NiCommand::CsPathTeardown:
-      do_cs_path(*reinterpret_cast<NiCsPath*>(data), SyncType::Teardown);
+      do_cs_path(*reinterpret_cast<NiCsPath*>(data), SyncType::Teardown, std::move(done));
       break;
-    default: trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE); break;
+    default:
+      trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      done();
+      break;
   }
 }
 
-void NetworkInterface::do_send(NiSend& cmd) {
+void NetworkInterface::do_send(NiSend& cmd, Done done) {
   const std::uint64_t now = system_.now_cycle();
   const std::uint64_t start = now + system_.config().timing.ts;
   const auto length = static_cast<std::uint16_t>(1 + cmd.words.size());
@@ -55,59 +94,68 @@ void NetworkInterface::do_send(NiSend& cmd) {
   system_.scoreboard().expect(id, node_, cmd.dest, length, now);
   for (const Flit& f : make_worm(id, node_, cmd.dest, length, now, cmd.words)) inject(f, start);
   // The caller is busy for the start-up; the head enters the router as it returns.
-  sc_core::wait(MeshSystem::until(start));
+  system_.at(start, std::move(done));
 }
 
-template <typename Queue, typename CycleOf>
-void NetworkInterface::wait_until_due(const Queue& due, sc_core::sc_event& announced,
-                                      CycleOf cycle_of) {
-  for (;;) {
-    const std::uint64_t now = system_.now_cycle();
-    if (due.empty()) {
-      sc_core::wait(announced);
-    } else if (cycle_of(due.front()) > now) {
-      sc_core::wait(MeshSystem::until(cycle_of(due.front())));
+NetworkInterface::Mailbox& NetworkInterface::mailbox() {
+  if (!mail_) mail_ = std::make_unique<Mailbox>();
+  return *mail_;
+}
+
+void NetworkInterface::do_receive(NiReceive& cmd, Done done) {
+  Mailbox& m = mailbox();
+  m.waiting = &cmd;
+  m.done = std::move(done);
+  try_receive();
+}
+
+void NetworkInterface::try_receive() {
+  Mailbox& m = mailbox();
+  if (!m.waiting || m.inbox.empty()) return;  // on_eject calls again
+  const std::uint64_t due = m.inbox.front().cycle;
+  if (due > system_.now_cycle()) {
+    system_.at(due, [this] { try_receive(); });
+    return;
+  }
+  *m.waiting = std::move(m.inbox.front());
+  m.inbox.pop_front();
+  m.waiting = nullptr;
+  Done done = std::move(m.done);
+  done();
+}
+
+void NetworkInterface::do_program(NiProgram& cmd, Done done) {
+  system_.program_register(node_, cmd.setup, [this, &cmd, done = std::move(done)](bool ok) {
+    const std::uint8_t gid = cmd.setup.gid;
+    cmd.in_hardware = ok;
+    if (cmd.in_hardware) {
+      if (!cmd.setup.parent) hardware_roots_.insert(gid);
     } else {
-      return;
+      soft_[gid].program(cmd.setup);
     }
-  }
+    waits_[gid];
+    done();
+  });
 }
 
-void NetworkInterface::do_receive(NiReceive& cmd) {
-  receiving_ = true;
-  wait_until_due(inbox_, inbox_event_, [](const NiReceive& r) { return r.cycle; });
-  receiving_ = false;
-  cmd = std::move(inbox_.front());
-  inbox_.pop_front();
+void NetworkInterface::do_free(NiGroup& cmd, Done done) {
+  system_.free_register(node_, cmd.gid, [this, &cmd, done = std::move(done)](bool) {
+    soft_.erase(cmd.gid);
+    hardware_roots_.erase(cmd.gid);
+    waits_.erase(cmd.gid);
+    done();
+  });
 }
 
-void NetworkInterface::do_program(NiProgram& cmd) {
-  const std::uint8_t gid = cmd.setup.gid;
-  cmd.in_hardware = system_.program_register(node_, cmd.setup);
-  if (cmd.in_hardware) {
-    if (!cmd.setup.parent) hardware_roots_.insert(gid);
-  } else {
-    soft_[gid].program(cmd.setup);
-  }
-  waits_[gid];
-}
-
-void NetworkInterface::do_free(NiGroup& cmd) {
-  system_.free_register(node_, cmd.gid);
-  soft_.erase(cmd.gid);
-  hardware_roots_.erase(cmd.gid);
-  waits_.erase(cmd.gid);
-}
-
-void NetworkInterface::do_cs_path(const NiCsPath& cmd, SyncType type) {
+void NetworkInterface::do_cs_path(const NiCsPath& cmd, SyncType type, Done done) {
   // A message like any other: the caller pays the start-up.
   const std::uint64_t ts = system_.config().timing.ts;
   const std::uint64_t start = system_.now_cycle() + ts;
   inject(make_sync(type, cmd.gid, node_, cmd.parent, Route::XY, kNoSlot), start);
-  sc_core::wait(MeshSystem::until(start));
+  system_.at(start, std::move(done));
 }
 
-void NetworkInterface::do_barrier(NiGroup& cmd) {
+void NetworkInterface::do_barrier(NiGroup& cmd, Done done) {
   auto found = waits_.find(cmd.gid);
   if (found == waits_.end())
     throw std::logic_error("barrier on gid " + std::to_string(cmd.gid) +
@@ -122,10 +170,27 @@ void NetworkInterface::do_barrier(NiGroup& cmd) {
            now + system_.config().timing.ts);
   }
   barrier_waiting_ = cmd.gid;
-  wait_until_due(w.releases, w.released, [](std::uint64_t c) { return c; });
+  w.waiting = &cmd;
+  w.done = std::move(done);
+  try_release(cmd.gid);
+}
+
+void NetworkInterface::try_release(std::uint8_t gid) {
+  auto it = waits_.find(gid);
+  if (it == waits_.end()) return;
+  GroupWait& w = it->second;
+  if (!w.waiting || w.releases.empty()) return;  // release_local calls again
+  const std::uint64_t due = w.releases.front();
+  if (due > system_.now_cycle()) {
+    system_.at(due, [this, gid] { try_release(gid); });
+    return;
+  }
+  w.waiting->release_cycle = due;
+  w.releases.erase(w.releases.begin());
+  w.waiting = nullptr;
   barrier_waiting_ = -1;
-  cmd.release_cycle = w.releases.front();
-  w.releases.pop_front();
+  Done done = std::move(w.done);
+  done();
 }
 
 void NetworkInterface::release_local(std::uint8_t gid, std::uint64_t cycle) {
@@ -133,7 +198,7 @@ void NetworkInterface::release_local(std::uint8_t gid, std::uint64_t cycle) {
   if (it == waits_.end()) return;  // the group was freed: nobody is waiting
   GroupWait& w = it->second;
   w.releases.push_back(cycle);
-  w.released.notify(sc_core::SC_ZERO_TIME);
+  if (w.waiting) system_.at(cycle, [this, gid] { try_release(gid); });
 }
 
 // The software fallback is never faster than the barrier unit it stands in for: each
@@ -165,13 +230,14 @@ void NetworkInterface::soft_release(std::uint8_t gid, std::uint64_t local_at,
 
 void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
   if (!f.sync) {
-    Assembly& a = assembling_[f.packet];
+    Mailbox& mb = mailbox();
+    Assembly& a = mb.assembling[f.packet];
     a.src = f.src;
     if (!f.head) a.words.push_back(f.payload);
     if (f.tail) {
-      inbox_.push_back(NiReceive{a.src, std::move(a.words), cycle});
-      assembling_.erase(f.packet);
-      inbox_event_.notify(MeshSystem::until(cycle));
+      mb.inbox.push_back(NiReceive{a.src, std::move(a.words), cycle});
+      mb.assembling.erase(f.packet);
+      if (mb.waiting) system_.at(cycle, [this] { try_receive(); });
     }
     return;
   }
@@ -201,7 +267,7 @@ std::string NetworkInterface::waiting_for() const {
   const std::string where = "node (" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
   if (barrier_waiting_ >= 0)
     return where + " waiting for the release of gid " + std::to_string(barrier_waiting_);
-  if (receiving_) return where + " waiting in receive";
+  if (mail_ && mail_->waiting) return where + " waiting in receive";
   return {};
 }
 

@@ -1,14 +1,24 @@
 // A node's network interface: the only door between the node's software and the
-// network. Software reaches it through a TLM-2.0 target socket; it charges the start-up
-// t_s, turns messages into flits, and holds barrier registers in node memory for groups
-// whose router had no free register (the software fallback, docs/barrier-fallback.md).
+// network. Software reaches it through the TLM-2.0 forward transport interface, blocking
+// (b_transport, for a software thread) or non-blocking (nb_transport_fw with the base
+// protocol's BEGIN_REQ / BEGIN_RESP, for software written as callbacks, which needs no
+// thread of its own); it charges the start-up t_s, turns messages into flits, and holds
+// barrier registers in node memory for groups whose router had no free register (the
+// software fallback, docs/barrier-fallback.md).
+//
+// It is a plain object, not a module with a socket: a 1024x1024 mesh cannot elaborate a
+// million modules and sockets, and MeshSystem creates an interface only when its node's
+// software or a flit first reaches it.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -20,35 +30,46 @@ namespace meshsync {
 
 class MeshSystem;
 
-class NetworkInterface : public sc_core::sc_module, private tlm::tlm_fw_transport_if<> {
+class NetworkInterface : private tlm::tlm_fw_transport_if<> {
  public:
-  // A plain socket bound to ourselves: a 64x64 mesh has 4096 of them, and the
-  // convenience sockets' extra internal objects cost more to elaborate than the
-  // simulation of a barrier.
-  tlm::tlm_target_socket<> socket;
+  NetworkInterface(NodeId node, MeshSystem& system);
 
-  NetworkInterface(sc_core::sc_module_name name, NodeId node, MeshSystem& system);
+  // The target side of the node's transport; `initiator` receives the responses of
+  // non-blocking transport (BEGIN_RESP on its nb_transport_bw).
+  tlm::tlm_fw_transport_if<>& bind(tlm::tlm_bw_transport_if<>& initiator) {
+    bw_ = &initiator;
+    return *this;
+  }
 
   // A flit leaving the router's Local output, delivered in `cycle`.
   void on_eject(const Flit& f, std::uint64_t cycle);
 
-  // Whether a process is blocked here waiting for something (for end-of-run checks).
+  // Whether software is waiting here for something (for end-of-run checks).
   std::string waiting_for() const;
   std::size_t software_groups() const { return soft_.size(); }
 
  private:
+  using Done = std::function<void()>;
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
-  // Software talks to its NI with blocking transport only.
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase&,
-                                     sc_core::sc_time&) override;
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override;
   bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi&) override { return false; }
   unsigned int transport_dbg(tlm::tlm_generic_payload&) override { return 0; }
-  void do_send(NiSend& cmd);
-  void do_receive(NiReceive& cmd);
-  void do_program(NiProgram& cmd);
-  void do_free(NiGroup& cmd);
-  void do_barrier(NiGroup& cmd);
-  void do_cs_path(const NiCsPath& cmd, SyncType type);
+
+  // Every command, once: starts it in the current cycle and calls `done` when it has
+  // finished (at once, or later from the simulation's own processes). Both transports
+  // are wrappers around it, so a command has one behaviour and one timing.
+  void start(tlm::tlm_generic_payload& trans, Done done);
+  void respond(tlm::tlm_generic_payload& trans);
+  void do_send(NiSend& cmd, Done done);
+  void do_receive(NiReceive& cmd, Done done);
+  void do_program(NiProgram& cmd, Done done);
+  void do_free(NiGroup& cmd, Done done);
+  void do_barrier(NiGroup& cmd, Done done);
+  void do_cs_path(const NiCsPath& cmd, SyncType type, Done done);
+  // Hand the waiting command what it waits for once it is due (its cycle has come).
+  void try_receive();
+  void try_release(std::uint8_t gid);
 
   // Software fallback: apply the register's rules in node memory, each forwarded
   // message paying one start-up.
@@ -59,27 +80,32 @@ class NetworkInterface : public sc_core::sc_module, private tlm::tlm_fw_transpor
   void inject(const Flit& f, std::uint64_t cycle);
 
   struct GroupWait {
-    std::deque<std::uint64_t> releases;  // cycles of releases not yet taken, one per epoch
-    sc_core::sc_event released;
+    std::vector<std::uint64_t> releases;  // cycles of releases not yet taken, one per epoch
+    NiGroup* waiting = nullptr;           // the barrier command waiting for its release
+    Done done;
   };
-  // Blocks the calling process until `due` is non-empty and its front is due, i.e. the
-  // cycle it holds has come; an event may announce several future items.
-  template <typename Queue, typename CycleOf>
-  void wait_until_due(const Queue& due, sc_core::sc_event& announced, CycleOf cycle_of);
   struct Assembly {
     NodeId src = 0;
     std::vector<std::uint32_t> words;
   };
+  // Ordinary messages: only nodes that receive one pay for this.
+  struct Mailbox {
+    std::unordered_map<std::uint64_t, Assembly> assembling;
+    std::deque<NiReceive> inbox;
+    NiReceive* waiting = nullptr;  // the receive command waiting for a message
+    Done done;
+  };
+  Mailbox& mailbox();
 
   NodeId node_;
   MeshSystem& system_;
+  tlm::tlm_bw_transport_if<>* bw_ = nullptr;
+  tlm::tlm_generic_payload* starting_ = nullptr;  // nb_transport_fw in progress
+  bool finished_at_once_ = false;                  // ... and its command already done
   std::map<std::uint8_t, BarrierRegister> soft_;  // registers kept in node memory
   std::set<std::uint8_t> hardware_roots_;         // groups whose root register is ours
   std::map<std::uint8_t, GroupWait> waits_;
-  std::unordered_map<std::uint64_t, Assembly> assembling_;
-  std::deque<NiReceive> inbox_;
-  sc_core::sc_event inbox_event_;
-  bool receiving_ = false;
+  std::unique_ptr<Mailbox> mail_;
   int barrier_waiting_ = -1;
 };
 

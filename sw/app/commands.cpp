@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "../../model/core/flit_format.hpp"
 #include "../../model/systemc/vcd_probe.hpp"
 #ifdef MESHSYNC_HAVE_COSIM
 #include "../../model/cosim/rtl_mesh.hpp"
@@ -48,8 +49,15 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
     if (!o.trace.empty()) throw ConfigError("--trace needs RTL routers: add --rtl or --lockstep");
     return c;
   }
-#ifdef MESHSYNC_HAVE_COSIM
+  // The model addresses any mesh it simulates; the RTL routers only what the 32-bit
+  // hardware flit's destination fields can name.
   const MeshShape& mesh = o.config.mesh;
+  if (mesh.width > flit_format::kMaxMeshSide || mesh.height > flit_format::kMaxMeshSide)
+    throw ConfigError(fmt::format(
+        "--rtl and --lockstep need a mesh of at most {0}x{0} (the RTL flit's {1}-bit destination "
+        "fields), got {2}x{3}; the model alone simulates it without them",
+        flit_format::kMaxMeshSide, flit_format::kDestX.width, mesh.width, mesh.height));
+#ifdef MESHSYNC_HAVE_COSIM
   rtl::CosimOptions opt;
   if (!o.rtl.empty()) opt.rtl = parse_members(o.rtl, mesh, seed);
   if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, mesh, seed);

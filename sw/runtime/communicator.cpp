@@ -30,19 +30,55 @@ std::size_t GroupTable::live() const {
   return static_cast<std::size_t>(std::count(used_.begin(), used_.end(), true));
 }
 
-bool join(Node& node, const Communicator& c) {
+void join(Node& node, const Communicator& c, std::function<void(bool)> done) {
   const TreeNode& me = c.tree->at(node.id());
-  const bool hw = node.program_barrier(c.tree->register_for(node.id(), c.gid));
-  if (c.scheme == BarrierScheme::CS && me.parent) node.cs_path(c.gid, *me.parent, true);
-  return hw;
+  node.program_barrier(c.tree->register_for(node.id(), c.gid),
+                       [&node, &c, &me, done = std::move(done)](bool in_hardware) {
+                         if (c.scheme == BarrierScheme::CS && me.parent)
+                           node.cs_path(c.gid, *me.parent, true, [done, in_hardware] { done(in_hardware); });
+                         else
+                           done(in_hardware);
+                       });
+}
+
+void leave(Node& node, const Communicator& c, std::function<void()> done) {
+  const TreeNode& me = c.tree->at(node.id());
+  const auto free = [&node, &c, done = std::move(done)] { node.free_barrier(c.gid, done); };
+  if (c.scheme == BarrierScheme::CS && me.parent) node.cs_path(c.gid, *me.parent, false, free);
+  else free();
+}
+
+void barrier(Node& node, const Communicator& c, std::function<void(std::uint64_t)> done) {
+  node.barrier(c.gid, std::move(done));
+}
+
+namespace {
+// A non-blocking step, waited for by the calling thread.
+template <typename Result, typename Step>
+Result blocking(Step step) {
+  Result result{};
+  bool finished = false;
+  sc_core::sc_event done;
+  step([&](Result r) {
+    result = r;
+    finished = true;
+    done.notify();
+  });
+  while (!finished) sc_core::wait(done);
+  return result;
+}
+}  // namespace
+
+bool join(Node& node, const Communicator& c) {
+  return blocking<bool>([&](auto done) { join(node, c, done); });
 }
 
 void leave(Node& node, const Communicator& c) {
-  const TreeNode& me = c.tree->at(node.id());
-  if (c.scheme == BarrierScheme::CS && me.parent) node.cs_path(c.gid, *me.parent, false);
-  node.free_barrier(c.gid);
+  blocking<bool>([&](auto done) { leave(node, c, [done] { done(true); }); });
 }
 
-std::uint64_t barrier(Node& node, const Communicator& c) { return node.barrier(c.gid); }
+std::uint64_t barrier(Node& node, const Communicator& c) {
+  return blocking<std::uint64_t>([&](auto done) { barrier(node, c, done); });
+}
 
 }  // namespace meshsync

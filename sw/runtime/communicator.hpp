@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,12 +36,18 @@ class GroupTable {
   std::uint8_t next_ = 0;
 };
 
-// Per-member steps, run by each member's own software thread.
+// Per-member steps, each written once as non-blocking software on the node's
+// non-blocking transport (`done` runs when the step has finished; `c` must outlive it),
+// and usable as blocking calls from a software thread (SC_THREAD).
 // join: write this member's barrier register (CS: also set up the routers on the path
-// to its parent). Returns false if the router had no free register (software fallback).
+// to its parent). Gives false if the router had no free register (software fallback).
+void join(Node& node, const Communicator& c, std::function<void(bool)> done);
+void leave(Node& node, const Communicator& c, std::function<void()> done);
+// Gives the cycle at which this member was released.
+void barrier(Node& node, const Communicator& c, std::function<void(std::uint64_t)> done);
+
 bool join(Node& node, const Communicator& c);
 void leave(Node& node, const Communicator& c);
-// Returns the cycle at which this member was released.
 std::uint64_t barrier(Node& node, const Communicator& c);
 
 }  // namespace meshsync

@@ -38,10 +38,14 @@ Machine::Machine(const NetworkConfig& cfg) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
   mesh_ = std::make_unique<MeshSystem>("mesh", cfg);
   const MeshShape& shape = mesh_->mesh();
-  nodes_.reserve(static_cast<std::size_t>(shape.nodes()));
-  for (int n = 0; n < shape.nodes(); ++n)
-    nodes_.push_back(std::make_unique<Node>(static_cast<NodeId>(n), *mesh_));
+  nodes_.resize(static_cast<std::size_t>(shape.nodes()));
   software_.resize(static_cast<std::size_t>(shape.nodes()));
+}
+
+Node& Machine::node(NodeId n) {
+  auto& node = nodes_[n];
+  if (!node) node = std::make_unique<Node>(n, *mesh_);
+  return *node;
 }
 
 Machine::~Machine() = default;
@@ -104,24 +108,17 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint6
   BarrierMeasurement out;
   std::size_t joined = 0, released = 0, left = 0;
   std::uint64_t last_release = 0, first_release = ~0ull;
-  sc_core::sc_event all_joined, start, all_released, leave_now, all_left;
-
-  // One software thread per member for the whole life of the group.
-  for (const TreeNode& t : c.members()) {
-    Node& node = m.node(t.node);
-    m.post(t.node, [&, &node = node] {
-      if (!join(node, c)) ++out.software_fallbacks;
+  sc_core::sc_event all_joined, all_released, all_left;
+  // Every member's software, as callbacks on its node (nothing here blocks).
+  const auto each_member = [&](auto step) {
+    for (const TreeNode& t : c.members()) step(m.node(t.node));
+  };
+  each_member([&](Node& node) {
+    join(node, c, [&](bool in_hardware) {
+      if (!in_hardware) ++out.software_fallbacks;
       if (++joined == n) all_joined.notify(sc_core::SC_ZERO_TIME);
-      sc_core::wait(start);
-      const std::uint64_t r = barrier(node, c);
-      last_release = std::max(last_release, r);
-      first_release = std::min(first_release, r);
-      if (++released == n) all_released.notify(sc_core::SC_ZERO_TIME);
-      sc_core::wait(leave_now);
-      leave(node, c);
-      if (++left == n) all_left.notify(sc_core::SC_ZERO_TIME);
     });
-  }
+  });
   // Quiet: no message in the network but this barrier's. Under load, no sync message
   // (CS setup and teardown included) but this barrier's, so its latency and hops are its
   // own.
@@ -130,23 +127,35 @@ BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint6
     if (loaded) m.mesh().wait_sync_drained();
     else m.mesh().wait_idle();
   };
-  if (joined < n) sc_core::wait(all_joined);
+  while (joined < n) sc_core::wait(all_joined);
   settle();
   if (loaded) m.mesh().wait_cycle(not_before);
   // Every member arrives in the next cycle.
   out.arrival_cycle = m.now() + 1;
   const std::uint64_t hops_before = m.mesh().core().counters().sync_hops;
   const auto wall0 = std::chrono::steady_clock::now();
-  start.notify(MeshSystem::cycle_time());
-  sc_core::wait(all_released);
+  m.mesh().at(out.arrival_cycle, [&] {
+    each_member([&](Node& node) {
+      barrier(node, c, [&](std::uint64_t r) {
+        last_release = std::max(last_release, r);
+        first_release = std::min(first_release, r);
+        if (++released == n) all_released.notify(sc_core::SC_ZERO_TIME);
+      });
+    });
+  });
+  while (released < n) sc_core::wait(all_released);
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   settle();
   out.latency_cycles = last_release - out.arrival_cycle;
   out.first_release = first_release - out.arrival_cycle;
   out.hops = m.mesh().core().counters().sync_hops - hops_before;
   // Leave, so the registers are free for the next group.
-  leave_now.notify(sc_core::SC_ZERO_TIME);
-  sc_core::wait(all_left);
+  each_member([&](Node& node) {
+    leave(node, c, [&] {
+      if (++left == n) all_left.notify(sc_core::SC_ZERO_TIME);
+    });
+  });
+  while (left < n) sc_core::wait(all_left);
   settle();
   return out;
 }

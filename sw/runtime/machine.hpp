@@ -30,7 +30,8 @@ class Machine {
   Machine& operator=(const Machine&) = delete;
 
   MeshSystem& mesh() { return *mesh_; }
-  Node& node(NodeId n) { return *nodes_[n]; }
+  // Node n's software side, created on first use.
+  Node& node(NodeId n);
   GroupTable& groups() { return groups_; }
   std::uint64_t now() const { return mesh_->now_cycle(); }
 
@@ -46,7 +47,7 @@ class Machine {
 
  private:
   std::unique_ptr<MeshSystem> mesh_;
-  std::vector<std::unique_ptr<Node>> nodes_;
+  std::vector<std::unique_ptr<Node>> nodes_;  // null until first used
   GroupTable groups_;
   std::size_t running_ = 0;  // spawned threads and posted jobs not yet finished
   struct Software {
@@ -68,9 +69,10 @@ struct BarrierMeasurement {
   double wall_seconds = 0;             // host time of the barrier itself
 };
 
-// Call from a driver thread of a running Machine: every member joins (one software
-// thread each), the network drains, all members arrive in the same cycle; once all are
-// released they leave, so the registers are free again. Under background load (a
+// Call from a driver thread of a running Machine: every member joins, the network
+// drains, all members arrive in the same cycle; once all are released they leave, so the
+// registers are free again. The members' software runs as callbacks (the non-blocking
+// join, barrier and leave), not as a thread each: a 1024x1024 mesh has a million members. Under background load (a
 // traffic generator attached) the network never drains: the members arrive in the cycle
 // after they have joined, but not before `not_before` (the load's warm-up).
 BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint64_t not_before = 0);

@@ -1,20 +1,13 @@
 #include "node.hpp"
 
+#include <memory>
 #include <stdexcept>
 
 namespace meshsync {
 
-Node::Node(NodeId id, MeshSystem& system)
-    : ni_(static_cast<sc_core::sc_export<tlm::tlm_fw_transport_if<>>&>(system.ni(id).socket)
-              .operator->()),
-      id_(id),
-      system_(system) {
-  system.ni(id).socket.get_base_port().bind(*this);
-}
+namespace {
 
-void Node::transport(NiCommand cmd, void* data) {
-  tlm::tlm_generic_payload trans;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+void prepare(tlm::tlm_generic_payload& trans, NiCommand cmd, void* data) {
   trans.set_command(tlm::TLM_WRITE_COMMAND);
   trans.set_address(static_cast<std::uint64_t>(cmd));
   trans.set_data_ptr(static_cast<unsigned char*>(data));
@@ -23,10 +16,58 @@ void Node::transport(NiCommand cmd, void* data) {
   trans.set_byte_enable_ptr(nullptr);
   trans.set_dmi_allowed(false);
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  ni_->b_transport(trans, delay);
+}
+
+void check(const tlm::tlm_generic_payload& trans) {
   if (trans.is_response_error())
     throw std::runtime_error("network interface rejected command " +
-                             std::to_string(static_cast<std::uint64_t>(cmd)));
+                             std::to_string(trans.get_address()));
+}
+
+// A non-blocking transaction: the payload, the command it carries, and what to do with
+// the result. Lives from the request until the response.
+struct Call : tlm::tlm_generic_payload {
+  std::function<void()> finish;
+};
+template <typename Cmd>
+struct CallWith : Call {
+  Cmd cmd;
+};
+
+void complete(tlm::tlm_generic_payload& trans) {
+  std::unique_ptr<Call> call(static_cast<Call*>(&trans));
+  check(*call);
+  call->finish();
+}
+
+}  // namespace
+
+Node::Node(NodeId id, MeshSystem& system)
+    : ni_(&system.ni(id).bind(*this)), id_(id), system_(system) {}
+
+void Node::transport(NiCommand cmd, void* data) {
+  tlm::tlm_generic_payload trans;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  prepare(trans, cmd, data);
+  ni_->b_transport(trans, delay);
+  check(trans);
+}
+
+template <typename Cmd, typename Done>
+void Node::start(NiCommand cmd, Cmd data, Done done) {
+  auto* call = new CallWith<Cmd>;
+  call->cmd = std::move(data);
+  prepare(*call, cmd, &call->cmd);
+  call->finish = [call, done = std::move(done)] { done(call->cmd); };
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  if (ni_->nb_transport_fw(*call, phase, delay) == tlm::TLM_COMPLETED) complete(*call);
+}
+
+tlm::tlm_sync_enum Node::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase&,
+                                         sc_core::sc_time&) {
+  complete(trans);  // BEGIN_RESP: the command has finished
+  return tlm::TLM_COMPLETED;
 }
 
 void Node::send(NodeId dest, std::vector<std::uint32_t> words) {
@@ -60,6 +101,25 @@ std::uint64_t Node::barrier(std::uint8_t gid) {
 void Node::cs_path(std::uint8_t gid, NodeId parent, bool setup) {
   NiCsPath cmd{gid, parent};
   transport(setup ? NiCommand::CsPathSetup : NiCommand::CsPathTeardown, &cmd);
+}
+
+void Node::program_barrier(const BarrierRegisterSetup& setup, std::function<void(bool)> done) {
+  start(NiCommand::ProgramBarrier, NiProgram{setup, false},
+        [done = std::move(done)](NiProgram& c) { done(c.in_hardware); });
+}
+
+void Node::free_barrier(std::uint8_t gid, std::function<void()> done) {
+  start(NiCommand::FreeBarrier, NiGroup{gid, 0}, [done = std::move(done)](NiGroup&) { done(); });
+}
+
+void Node::barrier(std::uint8_t gid, std::function<void(std::uint64_t)> done) {
+  start(NiCommand::Barrier, NiGroup{gid, 0},
+        [done = std::move(done)](NiGroup& c) { done(c.release_cycle); });
+}
+
+void Node::cs_path(std::uint8_t gid, NodeId parent, bool setup, std::function<void()> done) {
+  start(setup ? NiCommand::CsPathSetup : NiCommand::CsPathTeardown, NiCsPath{gid, parent},
+        [done = std::move(done)](NiCsPath&) { done(); });
 }
 
 }  // namespace meshsync

@@ -1,11 +1,13 @@
-// The processor side of a node: its software reaches the network only by blocking
-// transport of generic payloads into the TLM-2.0 target socket of the node's network
-// interface. It is a plain object, not a module with an initiator socket of its own: a
-// 64x64 mesh would otherwise elaborate 4096 more modules and sockets, which costs more
-// host time than simulating a barrier on it.
+// The processor side of a node: its software reaches the network only by TLM-2.0
+// transport of generic payloads into its network interface, blocking (b_transport) from
+// a software thread, or non-blocking (nb_transport_fw, the answer on nb_transport_bw)
+// from software written as callbacks, which needs no thread: a 1024x1024 mesh cannot
+// give each of its million nodes a thread stack. It is a plain object, not a module
+// with an initiator socket of its own, for the same reason.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <systemc>
@@ -24,6 +26,7 @@ class Node : private tlm::tlm_bw_transport_if<> {
   std::uint64_t now() const { return system_.now_cycle(); }
   MeshSystem& system() { return system_; }
 
+  // Blocking: call from an SC_THREAD, which waits until the NI has finished.
   // Point to point: `words` ride in the bodies of a (1 + words) flit worm.
   void send(NodeId dest, std::vector<std::uint32_t> words = {});
   NiReceive receive();
@@ -36,16 +39,22 @@ class Node : private tlm::tlm_bw_transport_if<> {
   std::uint64_t barrier(std::uint8_t gid);
   void cs_path(std::uint8_t gid, NodeId parent, bool setup);
 
+  // Non-blocking: the same commands, started in the current cycle; `done` runs when the
+  // blocking call would have returned, with what it would have returned.
+  void program_barrier(const BarrierRegisterSetup& setup, std::function<void(bool)> done);
+  void free_barrier(std::uint8_t gid, std::function<void()> done);
+  void barrier(std::uint8_t gid, std::function<void(std::uint64_t)> done);
+  void cs_path(std::uint8_t gid, NodeId parent, bool setup, std::function<void()> done);
+
  private:
   void transport(NiCommand cmd, void* data);
-  // We bind the socket's backward path; blocking transport never uses it.
-  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
-                                     sc_core::sc_time&) override {
-    return tlm::TLM_COMPLETED;
-  }
+  template <typename Cmd, typename Done>
+  void start(NiCommand cmd, Cmd data, Done done);
+  tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time&) override;
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
-  tlm::tlm_fw_transport_if<>* ni_;  // what the NI's target socket exports
+  tlm::tlm_fw_transport_if<>* ni_;  // the NI's target interface
   NodeId id_;
   MeshSystem& system_;
 };

@@ -678,3 +678,25 @@ TEST_CASE("cli: barrier --load measures barriers while unicast traffic runs", "[
   expect_error_naming({"barrier", "--load", "uniform", "--load-rate", "0"}, "rate must be in (0, 1]");
   expect_error_naming({"barrier", "--mesh", "4x2", "--load", "transpose"}, "square mesh");
 }
+
+TEST_CASE("cli: --rtl and --lockstep refuse meshes the RTL flit cannot address, with one line",
+          "[cli][errors][scale]") {
+  // The model simulates up to 1024x1024; the 32-bit RTL flit's destination fields name
+  // 128 positions per side, built with co-simulation or not.
+  expect_error_naming({"barrier", "--mesh", "256x256", "--rtl", "all"}, "at most 128x128");
+  expect_error_naming({"barrier", "--mesh", "129x2", "--lockstep", "0,0"}, "got 129x2");
+  expect_error_naming({"traffic", "--mesh", "2x1024", "--rtl", "0,0", "--cycles", "10"}, "--rtl");
+}
+
+TEST_CASE("cli: a sparse barrier on a 1024x1024 mesh runs in the model and matches analytic",
+          "[cli][scale]") {
+  json j = run_json({"barrier", "--mesh", "1024x1024", "--members", "0,0;1023,1023", "--scheme",
+                     "btm,cs", "--json"});
+  for (const json& s : j["schemes"]) {
+    INFO(s.dump());
+    CHECK(s["latency_cycles"] == s["analytic_cycles"]);
+  }
+  CHECK(j["mesh"] == json::array({1024, 1024}));
+  // The paper's formula at d = 2046 hops, h = 1 edge: 2*(1000 + 2046*5 + 2045*5 + 2*30).
+  CHECK(j["schemes"][0]["latency_cycles"] == 2 * (1000 + 2046 * 5 + 2045 * 5 + 2 * 30));
+}
