@@ -18,6 +18,11 @@ set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)
 foreach(m ${MESHSYNC_RTL_MODULES})
   list(APPEND MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/${m})
 endforeach()
+# The mesh top (W x H routers and their links, one Verilated block): the router's sources,
+# its own two and the Verilator configuration that keeps the routers from being inlined.
+set(MESHSYNC_RTL_MESH_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_mesh.vlt ${MESHSYNC_RTL_SOURCES}
+  ${MESHSYNC_RTL_DIR}/meshsync_link.sv
+  ${MESHSYNC_RTL_DIR}/meshsync_mesh.sv)
 
 # The named configurations (rtl/configurations.txt) that have `use` among their uses:
 # `out_names` gets their names; for each name N, MESHSYNC_RTL_PARAMS_<N> holds its

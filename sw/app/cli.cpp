@@ -87,9 +87,12 @@ void add_network_options(CLI::App* app, NetworkOptions& n) {
   add_number(app, "--deadlock-cycles", c.deadlock_cycles,
              "report a deadlock after this many cycles without progress",
              CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
-  app->add_option("--rtl", n.rtl, "Verilated RTL routers at: all | x,y;x,y;... | random:N");
+  app->add_option("--rtl", n.rtl,
+                  "Verilated RTL routers at: all | x,y;x,y;... | random:N; mesh: the whole mesh as one "
+                  "Verilated block");
   app->add_option("--lockstep", n.lockstep,
-                  "RTL routers checked every cycle against the model core at: all | x,y;... | random:N");
+                  "RTL routers checked every cycle against the model core at: all | x,y;... | random:N; "
+                  "mesh: the mesh block, its boundary checked against the model's mesh");
   app->add_option("--trace", n.trace, "FST waveform of the RTL routers' signals (FILE.fst)");
 }
 

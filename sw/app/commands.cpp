@@ -12,6 +12,7 @@
 #include "../../model/systemc/vcd_probe.hpp"
 #ifdef MESHSYNC_HAVE_COSIM
 #include "../../model/cosim/rtl_mesh.hpp"
+#include "../../model/cosim/rtl_mesh_block.hpp"
 #endif
 #include "../collective/member_spec.hpp"
 #include "../runtime/machine.hpp"
@@ -38,6 +39,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 struct Cosim {
 #ifdef MESHSYNC_HAVE_COSIM
   std::unique_ptr<rtl::RtlMesh> mesh;
+  std::unique_ptr<rtl::RtlMeshBlock> block;  // --rtl mesh, --lockstep mesh
 #endif
   std::size_t rtl = 0, lockstep = 0;
   std::string config;
@@ -58,6 +60,18 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
         "fields), got {2}x{3}; the model alone simulates it without them",
         flit_format::kMaxMeshSide, flit_format::kDestX.width, mesh.width, mesh.height));
 #ifdef MESHSYNC_HAVE_COSIM
+  if (o.rtl == "mesh" || o.lockstep == "mesh") {
+    // The whole mesh as one Verilated block: it has no positions to mix with the model's.
+    if ((!o.rtl.empty() && o.rtl != "mesh") || (!o.lockstep.empty() && o.lockstep != "mesh"))
+      throw ConfigError("--rtl mesh and --lockstep mesh take the whole mesh: give no other positions");
+    if (!o.trace.empty())
+      throw ConfigError("--trace is not available with the mesh block (--rtl mesh, --lockstep mesh)");
+    c.block = std::make_unique<rtl::RtlMeshBlock>(m.mesh().core(), o.lockstep == "mesh");
+    c.rtl = static_cast<std::size_t>(mesh.nodes());
+    c.lockstep = c.block->lockstep() ? c.rtl : 0;
+    c.config = c.block->params().router.name;
+    return c;
+  }
   rtl::CosimOptions opt;
   if (!o.rtl.empty()) opt.rtl = parse_members(o.rtl, mesh, seed);
   if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, mesh, seed);
@@ -86,6 +100,13 @@ void to_json(json& j, const Cosim& c) {
 
 void print_cosim(const Cosim& c) {
   if (c.rtl == 0) return;
+#ifdef MESHSYNC_HAVE_COSIM
+  if (c.block) {
+    fmt::print("RTL mesh: one Verilated block of {} routers (configuration {}){}\n", c.rtl, c.config,
+               c.lockstep ? ", in lockstep with the model at its boundary: no difference" : "");
+    return;
+  }
+#endif
   fmt::print("RTL routers: {} (configuration {}), {} in lockstep with the model: no difference\n",
              c.rtl, c.config, c.lockstep);
 }

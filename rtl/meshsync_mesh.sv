@@ -1,0 +1,213 @@
+// A MeshW x MeshH mesh of meshsync_router, neighbours joined by Tp-cycle links
+// (meshsync_link) for flits and for credits, so that the mesh's timing is the model's
+// (NetworkCore: a flit granted in c is in the neighbour's buffer in c + 1 + Tp, a credit
+// popped in c is usable upstream in c + 1 + Tp). At the boundary only what a node's
+// network interface sees: the Local port (injection, local_ready, ejection), the software
+// register port, error and idle, per node. Node n = y * MeshW + x; a node's field of a
+// per-node bus is at n * (field width). docs/rtl.md, "The mesh top".
+module meshsync_mesh #(
+  /// Mesh width (columns).
+  parameter int unsigned MeshW = 4,
+  /// Mesh height (rows).
+  parameter int unsigned MeshH = 4,
+  /// Link latency in cycles (>= 1), flits and credits alike: the model's tp.
+  parameter int unsigned Tp = 5,
+  /// Router parameters, passed through (meshsync_router.sv documents them).
+  parameter int unsigned FlitW = 32,
+  parameter int unsigned BufferDepth = 16,
+  parameter int unsigned SyncBufferDepth = 4,
+  parameter int unsigned NumRegs = 4,
+  parameter int unsigned MaxChildren = 8,
+  parameter int unsigned Trn = 5,
+  parameter int unsigned Trm = 30,
+  /// Bits of an x coordinate.
+  parameter int unsigned CoordXW = (MeshW > 1) ? $clog2(MeshW) : 1,
+  /// Bits of a y coordinate.
+  parameter int unsigned CoordYW = (MeshH > 1) ? $clog2(MeshH) : 1,
+  /// Width of the software port's child count.
+  parameter int unsigned NumChildrenW = $clog2(MaxChildren + 2)
+) (
+  input  logic                                                  clk_i,
+  input  logic                                                  rst_ni,
+  // Injection (the router's Local input) and its local_ready, per node.
+  input  logic [MeshW*MeshH-1:0]                                inj_valid_i,
+  input  logic [MeshW*MeshH*meshsync_pkg::VcW-1:0]              inj_vc_i,
+  input  logic [MeshW*MeshH*FlitW-1:0]                          inj_flit_i,
+  output logic [MeshW*MeshH*meshsync_pkg::NumVcs-1:0]           local_ready_o,
+  // Ejection (the router's Local output), per node.
+  output logic [MeshW*MeshH-1:0]                                ej_valid_o,
+  output logic [MeshW*MeshH*meshsync_pkg::VcW-1:0]              ej_vc_o,
+  output logic [MeshW*MeshH*FlitW-1:0]                          ej_flit_o,
+  // Software register port, per node (meshsync_router's reg_* ports).
+  input  logic [MeshW*MeshH*2-1:0]                              reg_op_i,
+  input  logic [MeshW*MeshH*meshsync_pkg::GidW-1:0]             reg_gid_i,
+  input  logic [MeshW*MeshH-1:0]                                reg_parent_valid_i,
+  input  logic [MeshW*MeshH*CoordXW-1:0]                        reg_parent_x_i,
+  input  logic [MeshW*MeshH*CoordYW-1:0]                        reg_parent_y_i,
+  input  logic [MeshW*MeshH-1:0]                                reg_route_i,
+  input  logic [MeshW*MeshH*meshsync_pkg::DataW-1:0]            reg_slot_i,
+  input  logic [MeshW*MeshH-1:0]                                reg_transit_i,
+  input  logic [MeshW*MeshH*NumChildrenW-1:0]                   reg_num_children_i,
+  input  logic [MeshW*MeshH*MaxChildren*CoordXW-1:0]            reg_child_x_i,
+  input  logic [MeshW*MeshH*MaxChildren*CoordYW-1:0]            reg_child_y_i,
+  input  logic [MeshW*MeshH*MaxChildren-1:0]                    reg_child_route_i,
+  output logic [MeshW*MeshH-1:0]                                reg_ok_o,
+  // The router's error_o, or a flit sent off the mesh's edge.
+  output logic [MeshW*MeshH-1:0]                                error_o,
+  // The router's idle_o and nothing in flight on the links into the node (flits or
+  // credits): while every node is idle and nothing is presented, a clock edge changes
+  // nothing, so a simulation may skip it.
+  output logic [MeshW*MeshH-1:0]                                idle_o
+);
+
+  localparam int unsigned Nodes = MeshW * MeshH;
+  localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
+  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
+  localparam int unsigned VcW = meshsync_pkg::VcW;
+  localparam int unsigned GidW = meshsync_pkg::GidW;
+  localparam int unsigned DataW = meshsync_pkg::DataW;
+  // The four neighbour ports +X, -X, +Y, -Y (1..4) of every node, at n * 4 + (p - 1).
+  localparam int unsigned Dirs = NumPorts - 1;
+  // A flit on a link: valid, VC, flit.
+  localparam int unsigned LinkW = 1 + VcW + FlitW;
+
+  // The far end of the link leaving node n through port p, and whether it holds
+  // anything, at index n * Dirs + p - 1.
+  logic [Nodes*Dirs*LinkW-1:0]  flit_far;
+  logic [Nodes*Dirs-1:0]        flit_busy;
+  logic [Nodes*Dirs*NumVcs-1:0] credit_far;
+  logic [Nodes*Dirs-1:0]        credit_busy;
+
+  for (genvar y = 0; y < MeshH; y++) begin : gen_row
+    for (genvar x = 0; x < MeshW; x++) begin : gen_col
+      localparam int unsigned N = y * MeshW + x;
+
+      logic [NumPorts-1:0]        in_valid, out_valid;
+      logic [NumPorts*VcW-1:0]    in_vc, out_vc;
+      logic [NumPorts*FlitW-1:0]  in_flit, out_flit;
+      logic [NumPorts*NumVcs-1:0] credit_in, credit_out;
+      logic [NumPorts-1:1]        edge_valid, link_busy;
+      logic                       router_error, router_idle;
+
+      meshsync_router #(
+        .MeshW           (MeshW),
+        .MeshH           (MeshH),
+        .FlitW           (FlitW),
+        .BufferDepth     (BufferDepth),
+        .SyncBufferDepth (SyncBufferDepth),
+        .NumRegs         (NumRegs),
+        .MaxChildren     (MaxChildren),
+        .Trn             (Trn),
+        .Trm             (Trm)
+      ) u_router (
+        .clk_i              (clk_i),
+        .rst_ni             (rst_ni),
+        .my_x_i             (CoordXW'(x)),
+        .my_y_i             (CoordYW'(y)),
+        .in_valid_i         (in_valid),
+        .in_vc_i            (in_vc),
+        .in_flit_i          (in_flit),
+        .local_ready_o      (local_ready_o[N*NumVcs +: NumVcs]),
+        .out_valid_o        (out_valid),
+        .out_vc_o           (out_vc),
+        .out_flit_o         (out_flit),
+        .credit_out_o       (credit_out),
+        .credit_in_i        (credit_in),
+        .reg_op_i           (reg_op_i[N*2 +: 2]),
+        .reg_gid_i          (reg_gid_i[N*GidW +: GidW]),
+        .reg_parent_valid_i (reg_parent_valid_i[N]),
+        .reg_parent_x_i     (reg_parent_x_i[N*CoordXW +: CoordXW]),
+        .reg_parent_y_i     (reg_parent_y_i[N*CoordYW +: CoordYW]),
+        .reg_route_i        (reg_route_i[N]),
+        .reg_slot_i         (reg_slot_i[N*DataW +: DataW]),
+        .reg_transit_i      (reg_transit_i[N]),
+        .reg_num_children_i (reg_num_children_i[N*NumChildrenW +: NumChildrenW]),
+        .reg_child_x_i      (reg_child_x_i[N*MaxChildren*CoordXW +: MaxChildren*CoordXW]),
+        .reg_child_y_i      (reg_child_y_i[N*MaxChildren*CoordYW +: MaxChildren*CoordYW]),
+        .reg_child_route_i  (reg_child_route_i[N*MaxChildren +: MaxChildren]),
+        .reg_ok_o           (reg_ok_o[N]),
+        .error_o            (router_error),
+        .idle_o             (router_idle)
+      );
+
+      // Local: the boundary. The router returns no credits for its Local input (the NI
+      // injects on local_ready) and counts none for its Local output (the NI accepts all).
+      assign in_valid[0] = inj_valid_i[N];
+      assign in_vc[0 +: VcW] = inj_vc_i[N*VcW +: VcW];
+      assign in_flit[0 +: FlitW] = inj_flit_i[N*FlitW +: FlitW];
+      assign credit_in[0 +: NumVcs] = '0;
+      assign ej_valid_o[N] = out_valid[0];
+      assign ej_vc_o[N*VcW +: VcW] = out_vc[0 +: VcW];
+      assign ej_flit_o[N*FlitW +: FlitW] = out_flit[0 +: FlitW];
+      logic unused_local_credit;
+      assign unused_local_credit = ^credit_out[0 +: NumVcs];
+
+      for (genvar p = 1; p < NumPorts; p++) begin : gen_port
+        // The neighbour through port p and the port it uses towards this node.
+        localparam bit HasNeighbour = (p == 1) ? (x + 1 < MeshW) : (p == 2) ? (x > 0) :
+                                      (p == 3) ? (y + 1 < MeshH) : (y > 0);
+        localparam int unsigned M = (p == 1) ? N + 1 : (p == 2) ? N - 1 :
+                                    (p == 3) ? N + MeshW : N - MeshW;
+        localparam int unsigned Back = (p == 1) ? 2 : (p == 2) ? 1 : (p == 3) ? 4 : 3;
+        if (HasNeighbour) begin : gen_link
+          logic [LinkW-1:0] flit_near;
+          assign flit_near = out_valid[p] ? {1'b1, out_vc[p*VcW +: VcW], out_flit[p*FlitW +: FlitW]}
+                                          : '0;
+          meshsync_link #(
+            .Tp    (Tp),
+            .Width (LinkW)
+          ) u_flit_link (
+            .clk_i  (clk_i),
+            .rst_ni (rst_ni),
+            .data_i (flit_near),
+            .data_o (flit_far[(N*Dirs+p-1)*LinkW +: LinkW]),
+            .busy_o (flit_busy[N*Dirs+p-1])
+          );
+          // Credits for this node's input p go back to the neighbour it comes from.
+          meshsync_link #(
+            .Tp    (Tp),
+            .Width (NumVcs)
+          ) u_credit_link (
+            .clk_i  (clk_i),
+            .rst_ni (rst_ni),
+            .data_i (credit_out[p*NumVcs +: NumVcs]),
+            .data_o (credit_far[(N*Dirs+p-1)*NumVcs +: NumVcs]),
+            .busy_o (credit_busy[N*Dirs+p-1])
+          );
+          // Input p takes the flits the neighbour sends through its port Back, and output
+          // p counts the credits the neighbour's input Back returns.
+          logic [LinkW-1:0] arriving;
+          assign arriving = flit_far[(M*Dirs+Back-1)*LinkW +: LinkW];
+          assign in_valid[p] = arriving[LinkW-1];
+          assign in_vc[p*VcW +: VcW] = arriving[FlitW +: VcW];
+          assign in_flit[p*FlitW +: FlitW] = arriving[FlitW-1:0];
+          assign credit_in[p*NumVcs +: NumVcs] = credit_far[(M*Dirs+Back-1)*NumVcs +: NumVcs];
+          assign link_busy[p] = flit_busy[M*Dirs+Back-1] || credit_busy[M*Dirs+Back-1];
+          assign edge_valid[p] = 1'b0;
+        end else begin : gen_edge
+          // No neighbour: nothing comes in, and dimension-order routing never sends a flit
+          // out (one that does is an error).
+          assign flit_far[(N*Dirs+p-1)*LinkW +: LinkW] = '0;
+          assign flit_busy[N*Dirs+p-1] = 1'b0;
+          assign credit_far[(N*Dirs+p-1)*NumVcs +: NumVcs] = '0;
+          assign credit_busy[N*Dirs+p-1] = 1'b0;
+          assign in_valid[p] = 1'b0;
+          assign in_vc[p*VcW +: VcW] = '0;
+          assign in_flit[p*FlitW +: FlitW] = '0;
+          assign credit_in[p*NumVcs +: NumVcs] = '0;
+          assign link_busy[p] = 1'b0;
+          assign edge_valid[p] = out_valid[p];
+          logic unused_edge;
+          assign unused_edge = ^{out_vc[p*VcW +: VcW], out_flit[p*FlitW +: FlitW],
+                                 credit_out[p*NumVcs +: NumVcs],
+                                 flit_far[(N*Dirs+p-1)*LinkW +: LinkW],
+                                 credit_far[(N*Dirs+p-1)*NumVcs +: NumVcs]};
+        end
+      end
+
+      assign error_o[N] = router_error || (|edge_valid);
+      assign idle_o[N] = router_idle && !(|link_busy);
+    end
+  end
+
+endmodule
