@@ -56,7 +56,7 @@ void RouterCore::cancel_batch(int r) {
   if (b.pending) --pending_;
   b.pending = false;
   if (emitter_.reg == r) {
-    emitter_ = Emitter{};
+    emitter_.reset();
     --pending_;
   }
 }
@@ -327,7 +327,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     std::sort(sent.rbegin(), sent.rend());
     for (std::size_t j : sent) emitter_.children.erase(emitter_.children.begin() + static_cast<std::ptrdiff_t>(j));
     if (emitter_.children.empty() && !emitter_.local) {
-      emitter_ = Emitter{};
+      emitter_.reset();
       --pending_;
     }
   }

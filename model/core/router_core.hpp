@@ -120,6 +120,12 @@ class RouterCore {
     std::vector<std::pair<Flit, std::int8_t>> children;  // releases (or the reduction message) and ports
     bool local = false;  // the local release, sent after every child's
     Flit local_flit;
+    // Idle again; the message list keeps its storage for the next batch.
+    void reset() {
+      reg = -1;
+      children.clear();
+      local = false;
+    }
   };
 
   Port route_of(const Flit& f) const;

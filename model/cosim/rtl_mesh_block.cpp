@@ -73,13 +73,7 @@ const MeshBuild& find_mesh_build(const NetworkConfig& cfg, const std::string& na
       return b;
     have += (have.empty() ? "" : "; ") + describe(b.params);
   }
-  RtlParams run;
-  run.buffer_depth = static_cast<int>(cfg.router.buffer_depth);
-  run.sync_buffer_depth = static_cast<int>(cfg.router.sync_buffer_depth);
-  run.num_regs = static_cast<int>(cfg.router.barrier_registers);
-  run.max_children = static_cast<int>(cfg.router.max_children);
-  run.trn = static_cast<int>(cfg.timing.trn);
-  run.trm = static_cast<int>(cfg.timing.trm);
+  const RtlParams run = router_params(cfg);
   throw ConfigError("no Verilated RTL mesh matches this run (" + std::to_string(cfg.mesh.width) + "x" +
                     std::to_string(cfg.mesh.height) + ", tp " + std::to_string(cfg.timing.tp) + ", " +
                     describe_router(run) + "); built: " + (have.empty() ? "none" : have) +

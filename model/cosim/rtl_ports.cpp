@@ -83,6 +83,17 @@ NetworkConfig network_config(const RtlParams& p) {
   return c;
 }
 
+RtlParams router_params(const NetworkConfig& c) {
+  RtlParams p;
+  p.buffer_depth = static_cast<int>(c.router.buffer_depth);
+  p.sync_buffer_depth = static_cast<int>(c.router.sync_buffer_depth);
+  p.num_regs = static_cast<int>(c.router.barrier_registers);
+  p.max_children = static_cast<int>(c.router.max_children);
+  p.trn = static_cast<int>(c.timing.trn);
+  p.trm = static_cast<int>(c.timing.trm);
+  return p;
+}
+
 bool matches(const RtlParams& p, const NetworkConfig& c) {
   const NetworkConfig r = network_config(p);
   return r.router.buffer_depth == c.router.buffer_depth &&

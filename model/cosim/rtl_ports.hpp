@@ -41,6 +41,8 @@ RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_p
 NetworkConfig network_config(const RtlParams& p);
 // Whether a run with `c` can use routers built with `p`.
 bool matches(const RtlParams& p, const NetworkConfig& c);
+// The router parameters a run asks for (what a configuration must have to serve it).
+RtlParams router_params(const NetworkConfig& c);
 // "buffer-depth 16, ..., trm 30": the router parameters, for messages.
 std::string describe_router(const RtlParams& p);
 // "default (buffer-depth 16, ..., mesh up to 128x128)".
