@@ -36,6 +36,11 @@ struct RouterParams {
   // Children one register can hold (BTM needs 4; a CS root may have more). A member with
   // more children keeps its register in node memory instead (software fallback).
   std::uint32_t max_children = 8;
+  // Channels between the router and its network interface. 1 (one-port): one injection
+  // channel and the Local output. 4 (all-port, the QG paper's model): four injection
+  // channels, and every input link ejects on a channel of its own, so an absorbing
+  // multidestination worm never waits for another one at the NI (docs/deadlock.md).
+  std::uint32_t ni_ports = 1;
 };
 
 struct NetworkConfig {
@@ -66,6 +71,8 @@ inline void NetworkConfig::validate() const {
   if (router.barrier_registers > 256) fail("at most 256 barrier registers (8-bit GID space)");
   if (router.max_children < 4) fail("max-children must be at least 4 (a BTM member has up to 4)");
   if (router.max_children > 64) fail("max-children must be at most 64");
+  if (router.ni_ports != 1 && router.ni_ports != 4)
+    fail("ni-ports must be 1 (one-port) or 4 (all-port), got " + std::to_string(router.ni_ports));
   const std::uint64_t slowest = 2ull * (timing.tp + timing.trn + timing.trm) + timing.ts;
   if (deadlock_cycles <= slowest)
     fail("deadlock-cycles must exceed " + std::to_string(slowest) +

@@ -13,10 +13,19 @@ namespace meshsync {
 // the CS tree needs them to program nonmember routers on its paths.
 enum class SyncType : std::uint8_t { Arrive = 0, Release = 1, Setup = 2, Teardown = 3 };
 
-// Three virtual networks share every physical link (docs/deadlock.md): ordinary worms
-// (XY only), XY sync messages and YX sync messages. Each is dimension-ordered on its own.
-inline constexpr int kVcs = 3;
+// Four virtual networks share every physical link (docs/deadlock.md): XY worms (ordinary
+// messages and CP's multicast worms), XY sync messages, YX sync messages, and the
+// multicast worms routed in the snake subnetworks Hu and Hl. Each is acyclic on its own.
+inline constexpr int kVcs = 4;
 inline constexpr int kWormVc = 0;
+inline constexpr int kSnakeVc = 3;
+// Worms are several flits long and hold an output's VC from head to tail; sync messages
+// are single flits.
+constexpr bool is_worm_vc(int vc) { return vc == kWormVc || vc == kSnakeVc; }
+
+// Base routing of a worm between its destinations: XY (ordinary messages, CP), or the
+// high/low snake subnetwork (DP, MP, QG; model/core/snake.hpp).
+enum class WormBase : std::uint8_t { XY = 0, High = 1, Low = 2 };
 
 // Sync data value of an arrival that comes from the local process (slots 0-3 are the
 // children C+X, C-X, C+Y, C-Y), and of one that names no slot (CS: counted only).
@@ -38,8 +47,18 @@ struct Flit {
   SyncType stype = SyncType::Arrive;
   std::uint8_t gid = 0;
   std::uint8_t data = 0;  // sync data (4 bits): the sender's child slot in reduction
+  // Multidestination worms (docs/microarchitecture.md "Multidestination worms"): the
+  // worm starts with one address flit per destination still to visit, the first being
+  // the head; `dest` of an address flit is its destination.
+  bool mcast = false;  // every flit of a multidestination worm
+  bool addr = false;   // an address flit
+  bool more = false;   // an address flit followed by another address flit
+  WormBase base = WormBase::XY;
 
-  int vc() const { return sync ? 1 + static_cast<int>(route) : kWormVc; }
+  int vc() const {
+    if (sync) return 1 + static_cast<int>(route);
+    return base == WormBase::XY ? kWormVc : kSnakeVc;
+  }
 };
 
 inline Flit make_sync(SyncType t, std::uint8_t gid, NodeId src, NodeId dest, Route r,

@@ -55,12 +55,14 @@ void NetworkCore::mark_external_due(NodeId n) {
   external_due_.push_back(n);
 }
 
-void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
+void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel) {
   if (ExternalRouter* x = ext(node)) {
+    if (f.mcast || channel != 0)
+      throw ConfigError("multidestination worms and all-port NIs are not in the RTL router yet");
     schedule_external(node, x->inject(f, cycle));
     return;
   }
-  router(node).inject(f, cycle);
+  router(node).inject(f, cycle, channel);
   // Inside run_cycle(c) (a traffic source emitting) the router may still run in cycle c.
   const std::uint64_t earliest = !started_ ? 0 : in_cycle_ ? last_cycle_ : last_cycle_ + 1;
   schedule(node, std::max(cycle, earliest));

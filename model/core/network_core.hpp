@@ -96,8 +96,9 @@ class NetworkCore : private RouterLinks {
   void free_register(NodeId n, std::uint8_t gid, std::uint64_t cycle);
   bool register_ok(NodeId n) const;
 
-  // Hand a flit to node's injection channel; it enters the router at `cycle` or later.
-  void inject(NodeId node, const Flit& f, std::uint64_t cycle);
+  // Hand a flit to node's injection channel `channel` (0..ni_ports-1); it enters the
+  // router at `cycle` or later.
+  void inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel = 0);
 
   // The earliest cycle that has work, or kNever.
   std::uint64_t next_event_cycle() const;

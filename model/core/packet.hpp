@@ -15,19 +15,33 @@ namespace meshsync {
 std::vector<Flit> make_worm(std::uint64_t packet, NodeId src, NodeId dest, std::uint16_t length,
                             std::uint64_t created, const std::vector<std::uint32_t>& words = {});
 
-// Every ordinary flit delivered exactly once, in order, at the right node.
+// A multidestination worm (docs/microarchitecture.md "Multidestination worms"): one
+// address flit per destination in delivery order (the first is the head), then `data`
+// flits carrying `words`, the last being the tail. `base` must route from `src` through
+// every destination in order (the plans of sw/collective/path_multicast.hpp do).
+std::vector<Flit> make_multicast_worm(std::uint64_t packet, NodeId src,
+                                      const std::vector<NodeId>& dests, WormBase base,
+                                      std::uint16_t data, std::uint64_t created,
+                                      const std::vector<std::uint32_t>& words = {});
+
+// Every ordinary flit delivered exactly once, in order, at the right node. A multicast
+// worm's copy at its j-th destination (0-based) starts at flit j: the routers before it
+// stripped the addresses they were.
 class Scoreboard {
  public:
   struct Packet {
     NodeId src = 0;
-    NodeId dest = 0;
+    std::vector<NodeId> dests;           // one for an ordinary message
+    std::vector<std::uint16_t> next_seq;  // per destination
     std::uint16_t length = 1;
-    std::uint16_t next_seq = 0;
+    std::size_t open = 1;  // destinations still missing their tail
     std::uint64_t created = 0;
   };
   void expect(std::uint64_t packet, NodeId src, NodeId dest, std::uint16_t length,
               std::uint64_t created);
-  // Returns true when this flit completes its packet.
+  void expect_multicast(std::uint64_t packet, NodeId src, const std::vector<NodeId>& dests,
+                        std::uint16_t length, std::uint64_t created);
+  // Returns true when this flit completes its packet (at every destination).
   bool deliver(NodeId node, const Flit& f);
   bool knows(std::uint64_t packet) const { return open_.count(packet) != 0; }
   std::size_t in_flight() const { return open_.size(); }

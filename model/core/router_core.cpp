@@ -11,25 +11,35 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
     : id_(id),
       coord_(where),
       coords_(coords),
+      mesh_(cfg.mesh),
       timing_(cfg.timing),
       max_children_(cfg.router.max_children),
+      all_port_(cfg.router.ni_ports > 1),
+      outputs_(all_port_ ? kMaxOutputs : kPorts),
+      in_(all_port_ ? kMaxInputs : kPorts),
       regs_(cfg.router.barrier_registers),
       batches_(cfg.router.barrier_registers) {
-  for (int p = 0; p < kPorts; ++p) {
-    for (int v = 0; v < kVcs; ++v) {
-      const std::uint32_t depth =
-          v == kWormVc ? cfg.router.buffer_depth : cfg.router.sync_buffer_depth;
-      in_[p][v].set_capacity(depth);
-      credits_[p][v] = depth;  // the downstream buffer of the same class is empty
-    }
-    worm_owner_[p] = -1;
-  }
-  credit_returns_.set_capacity(
-      kPorts * (cfg.router.buffer_depth + (kVcs - 1) * cfg.router.sync_buffer_depth));
+  const auto depth = [&](int v) {
+    return is_worm_vc(v) ? cfg.router.buffer_depth : cfg.router.sync_buffer_depth;
+  };
+  for (auto& port : in_)
+    for (int v = 0; v < kVcs; ++v) port[v].set_capacity(depth(v));
+  std::uint32_t slots = 0;
+  for (int v = 0; v < kVcs; ++v) slots += depth(v);
+  for (int p = 0; p < kPorts; ++p)
+    for (int v = 0; v < kVcs; ++v) credits_[p][v] = depth(v);  // downstream buffers are empty
+  for (auto& o : worm_owner_) o.fill(-1);
+  credit_returns_.set_capacity(kPorts * slots);
+  if (all_port_) more_sources_ = std::make_unique<std::array<InjectionChannel, 3>>();
 }
 
 Port RouterCore::route_of(const Flit& f) const {
-  return next_port(coord_, coords_[f.dest], f.route);
+  const Coord to = coords_[f.dest];
+  switch (f.base) {
+    case WormBase::High: return snake_port(mesh_, coord_, to, Subnetwork::High);
+    case WormBase::Low: return snake_port(mesh_, coord_, to, Subnetwork::Low);
+    default: return next_port(coord_, to, f.route);
+  }
 }
 
 bool RouterCore::program_register(const BarrierRegisterSetup& s) {
@@ -61,12 +71,15 @@ void RouterCore::cancel_batch(int r) {
   }
 }
 
-void RouterCore::inject(const Flit& f, std::uint64_t cycle) { source_.push(f, cycle); }
+void RouterCore::inject(const Flit& f, std::uint64_t cycle, int channel) {
+  if (channel < 0 || channel >= (all_port_ ? 4 : 1))
+    throw std::logic_error("injection channel " + std::to_string(channel) + " does not exist");
+  source(channel).push(f, cycle);
+}
 
-std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival) {
+std::uint64_t RouterCore::receive_at(int i, const Flit& f, std::uint64_t arrival) {
   Buffered b;
   b.flit = f;
-  const int i = index(in);
   if (f.sync) {
     // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
     // upstream router calls us earlier, when it sends: registers may still change in
@@ -74,16 +87,52 @@ std::uint64_t RouterCore::receive(Port in, const Flit& f, std::uint64_t arrival)
     // injected one right after the injection).
     b.out = kUnrouted;
     b.ready = arrival;
-    unrouted_ = static_cast<std::uint16_t>(unrouted_ | (1u << queue_bit(i, f.vc())));
+    unrouted_ |= 1u << queue_bit(i, f.vc());
   } else {
-    classify(b, arrival);  // worms need no lookup
+    classify(b, i, arrival);  // worms need no lookup
+    if (f.mcast) classify_worm(b, i);
   }
   in_[i][f.vc()].push(b);
-  nonempty_ = static_cast<std::uint16_t>(nonempty_ | (1u << queue_bit(i, f.vc())));
+  nonempty_ |= 1u << queue_bit(i, f.vc());
   return b.ready;
 }
 
-void RouterCore::classify(Buffered& b, std::uint64_t arrival) const {
+void RouterCore::classify_worm(Buffered& b, int i) {
+  // Flits of one worm arrive in order on one input VC, so the head's decision holds for
+  // the flits behind it until the tail.
+  const Flit& f = b.flit;
+  WormIn& w = worm_in_[i][worm_slot(f.vc())];
+  const int eject = eject_output(i);
+  if (f.head) {
+    w = WormIn{};
+    if (f.dest == id_) {
+      b.out = static_cast<std::int8_t>(eject);  // the head of our copy
+      if (f.more) {
+        w.copy = true;
+        w.promote_next = true;
+      } else {
+        w.out = static_cast<std::int8_t>(eject);  // the last destination takes it all
+      }
+    } else {
+      w.out = b.out;
+    }
+  } else if (w.promote_next) {
+    // Our address was stripped: the next address flit heads the worm from here on.
+    if (!f.addr || f.dest == id_)
+      throw std::logic_error("multidestination worm " + std::to_string(f.packet) +
+                             ": no further destination after an absorbing router");
+    w.out = b.out;  // routed by its own destination
+    w.promote_next = false;
+    b.promote = true;
+    b.copy = static_cast<std::int8_t>(eject);
+  } else {
+    b.out = w.out;
+    if (w.copy) b.copy = static_cast<std::int8_t>(eject);
+  }
+  if (f.tail) w = WormIn{};
+}
+
+void RouterCore::classify(Buffered& b, int input, std::uint64_t arrival) const {
   const Flit& f = b.flit;
   std::uint32_t delay = timing_.trn;
   if (f.sync) {
@@ -94,7 +143,7 @@ void RouterCore::classify(Buffered& b, std::uint64_t arrival) const {
       const bool control = f.stype == SyncType::Setup || f.stype == SyncType::Teardown;
       const bool hardware = r >= 0 && regs_.at(r).member();
       // A miss goes on to the network interface: the group lives in node memory there.
-      b.out = (control || hardware) ? kConsume : static_cast<std::int8_t>(index(Port::Local));
+      b.out = (control || hardware) ? kConsume : static_cast<std::int8_t>(eject_output(input));
     } else {
       if (r >= 0 && regs_.at(r).transit()) delay = timing_.trm;  // a CS path router
       b.out = static_cast<std::int8_t>(index(route_of(f)));
@@ -102,8 +151,10 @@ void RouterCore::classify(Buffered& b, std::uint64_t arrival) const {
       b.cs_update = regs_.size() > 0 &&
                     (f.stype == SyncType::Setup || f.stype == SyncType::Teardown);
     }
-  } else {
-    b.out = static_cast<std::int8_t>(index(route_of(f)));
+  } else if (!f.mcast || f.addr) {
+    // A multidestination worm's data flits follow its head (classify_worm).
+    const Port p = route_of(f);
+    b.out = static_cast<std::int8_t>(p == Port::Local ? eject_output(input) : index(p));
   }
   b.ready = arrival + delay - 1;
 }
@@ -122,9 +173,9 @@ void RouterCore::classify_arrivals(std::uint64_t c) {
         left = true;  // arrives later
         continue;
       }
-      classify(b, b.ready);
+      classify(b, bit / kVcs, b.ready);
     }
-    if (!left) unrouted_ = static_cast<std::uint16_t>(unrouted_ & ~(1u << bit));
+    if (!left) unrouted_ &= ~(1u << bit);
   }
 }
 
@@ -191,6 +242,7 @@ void RouterCore::select_batch(std::uint64_t c) {
 }
 
 void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links) {
+  if (out >= kPorts) out = index(Port::Local);  // an all-port ejection channel
   if (out != index(Port::Local)) --credits_[out][f.vc()];
   links.flit_out(id_, out, f, cycle);
 }
@@ -198,9 +250,9 @@ void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& 
 void RouterCore::pop_input(int i, int v, std::uint64_t c, RouterLinks& links) {
   auto& q = in_[i][v];
   q.pop();
-  if (q.empty()) nonempty_ = static_cast<std::uint16_t>(nonempty_ & ~(1u << queue_bit(i, v)));
+  if (q.empty()) nonempty_ &= ~(1u << queue_bit(i, v));
   in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
-  if (i != index(Port::Local)) links.credit_out(id_, i, v, c);
+  if (i != index(Port::Local) && i < kPorts) links.credit_out(id_, i, v, c);
 }
 
 std::uint32_t RouterCore::credits_at(Port p, int vc, std::uint64_t cycle) const {
@@ -229,27 +281,33 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     credit_returns_.pop();
   }
   bool moved = false;
-  // The injection channel carries one flit per cycle into the Local input buffer.
-  if (!source_.empty() && source_.front_cycle() <= c) {
-    const Flit& f = source_.front();
-    if (!in_[index(Port::Local)][f.vc()].full()) {
-      receive(Port::Local, f, c);
-      source_.pop();
+  // Each injection channel carries one flit per cycle into its input buffer.
+  const int channels = all_port_ ? 4 : 1;
+  for (int ch = 0; ch < channels; ++ch) {
+    InjectionChannel& src = source(ch);
+    if (src.empty() || src.front_cycle() > c) continue;
+    const Flit& f = src.front();
+    const int i = input_of_channel(ch);
+    if (!in_[i][f.vc()].full()) {
+      receive_at(i, f, c);
+      src.pop();
       moved = true;
     }
   }
   classify_arrivals(c);
 
-  // Stage 1, input arbitration: each input port offers one VC whose head flit could move
+  // Stage 1, input arbitration: each input offers one VC whose head flit could move
   // (ready, credit available, worm VC free or already ours; a message for the barrier unit
   // from its arrival on), round robin over the VCs starting after the last one served.
+  // A flit absorbed and forwarded asks for both of its outputs.
   constexpr std::int8_t kNone = -2;
-  std::array<std::int8_t, kPorts> want_vc{};
-  std::array<std::uint8_t, kPorts> asked{};  // per output: inputs requesting it
-  unsigned consume = 0;                       // inputs offering to the barrier unit
-  for (int i = 0; i < kPorts; ++i) {
+  const int inputs = this->inputs();
+  std::array<std::int8_t, kMaxInputs> want_vc{};
+  std::array<std::uint16_t, kMaxOutputs> asked{};  // per output: inputs requesting it
+  unsigned consume = 0;                             // inputs offering to the barrier unit
+  for (int i = 0; i < inputs; ++i) {
     want_vc[i] = kNone;
-    if (((nonempty_ >> queue_bit(i, 0)) & 7u) == 0) continue;
+    if (((nonempty_ >> queue_bit(i, 0)) & ((1u << kVcs) - 1)) == 0) continue;
     for (int k = 0; k < kVcs; ++k) {
       const int v = (in_rr_[i] + k) % kVcs;
       const auto& q = in_[i][v];
@@ -259,8 +317,10 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
         consume |= 1u << i;
       } else {
         if (b.ready > c || !has_credit(b.out, v)) continue;
-        if (v == kWormVc && worm_owner_[b.out] != (b.flit.head ? -1 : i)) continue;
-        asked[b.out] = static_cast<std::uint8_t>(asked[b.out] | (1u << i));
+        if (!may_use(b.out, v, b.flit.head || b.promote, i)) continue;
+        if (b.copy >= 0 && !may_use(b.copy, v, b.flit.head, i)) continue;
+        asked[b.out] = static_cast<std::uint16_t>(asked[b.out] | (1u << i));
+        if (b.copy >= 0) asked[b.copy] = static_cast<std::uint16_t>(asked[b.copy] | (1u << i));
       }
       want_vc[i] = static_cast<std::int8_t>(v);
       break;
@@ -279,7 +339,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     if (barrier_unit(head, c)) {
       pop_input(i, want_vc[i], c, links);
     } else if (!cs) {
-      head.out = static_cast<std::int8_t>(index(Port::Local));  // on to the NI when ready
+      head.out = static_cast<std::int8_t>(eject_output(i));  // on to the NI when ready
     }
     moved = true;
   }
@@ -299,19 +359,47 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     if (emitter_.local && !children_left) offer[index(Port::Local)] = -2;
   }
 
-  // Stage 2, output arbitration: round robin over the five inputs and the emitter
-  // (requester 5), starting after the last winner.
-  std::vector<std::size_t> sent;  // emitter messages granted this cycle
-  for (int o = 0; o < kPorts; ++o) {
+  // Stage 2, output arbitration: round robin over the inputs and the emitter (requester
+  // `inputs`), starting after the last winner. The links to neighbours are arbitrated
+  // first; a flit absorbed and forwarded then competes for its ejection output only if
+  // it won its link, and leaves only if it wins both (a link it won alone stays idle and
+  // keeps its pointer). Deciding the link first means two such flits never hold one
+  // output each and wait for each other's.
+  const int emitter = inputs;
+  const auto front = [&](int i) -> const Buffered& { return in_[i][want_vc[i]].front(); };
+  const auto is_link = [](int o) { return o != index(Port::Local) && o < kPorts; };
+  std::array<int, kMaxOutputs> winner{};
+  winner.fill(-1);
+  const auto arbitrate = [&](int o) {
     unsigned req = asked[o];
-    if (offer[o] != -1) req |= 1u << kPorts;
-    if (req == 0) continue;
-    const int winner = first_from(req, out_rr_[o]);
-    if (winner < kPorts) {
-      const int v = want_vc[winner];
-      const Flit f = in_[winner][v].front().flit;
-      pop_input(winner, v, c, links);
-      if (v == kWormVc) worm_owner_[o] = f.tail ? -1 : static_cast<std::int8_t>(winner);
+    if (o < kPorts && offer[o] != -1) req |= 1u << emitter;
+    if (!is_link(o))
+      for (unsigned m = asked[o]; m; m &= m - 1) {
+        const int i = __builtin_ctz(m);
+        if (front(i).copy == o && winner[front(i).out] != i) req &= ~(1u << i);
+      }
+    winner[o] = req ? first_from(req, out_rr_[o]) : -1;
+  };
+  for (int o = 0; o < outputs_; ++o)
+    if (is_link(o)) arbitrate(o);
+  for (int o = 0; o < outputs_; ++o)
+    if (!is_link(o)) arbitrate(o);
+  for (int o = 0; o < outputs_; ++o) {
+    const int w = winner[o];
+    if (w >= 0 && w != emitter && front(w).copy >= 0 && winner[front(w).copy] != w) winner[o] = -1;
+  }
+  std::vector<std::size_t> sent;  // emitter messages granted this cycle
+  for (int o = 0; o < outputs_; ++o) {
+    const int w = winner[o];
+    if (w < 0) continue;
+    if (w < emitter) {
+      const int v = want_vc[w];
+      const Buffered& b = front(w);
+      Flit f = b.flit;
+      const bool last = b.copy < 0 || o == std::max<int>(b.out, b.copy);
+      if (b.promote && o == b.out) f.head = true;
+      if (is_worm_vc(v)) worm_owner_[o][worm_slot(v)] = f.tail ? -1 : static_cast<std::int8_t>(w);
+      if (last) pop_input(w, v, c, links);
       send(o, f, c, links);
     } else if (offer[o] == -2) {
       send(o, emitter_.local_flit, c, links);
@@ -320,7 +408,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
       sent.push_back(static_cast<std::size_t>(offer[o]));
       send(o, emitter_.children[sent.back()].first, c, links);
     }
-    out_rr_[o] = static_cast<std::uint16_t>((winner + 1) % (kPorts + 1));
+    out_rr_[o] = static_cast<std::uint16_t>((w + 1) % (inputs + 1));
     moved = true;
   }
   if (emitting) {
@@ -348,12 +436,20 @@ std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
     if (r <= c) return c + 1;
     next = std::min(next, r);
   }
-  if (!source_.empty()) next = std::min(next, std::max(c + 1, source_.front_cycle()));
+  const auto due = [&](const InjectionChannel& src) {
+    if (!src.empty()) next = std::min(next, std::max(c + 1, src.front_cycle()));
+  };
+  due(source_);
+  if (more_sources_)
+    for (const InjectionChannel& src : *more_sources_) due(src);
   return next;
 }
 
 bool RouterCore::idle() const {
   if (pending_ > 0 || !source_.empty()) return false;
+  if (more_sources_)
+    for (const InjectionChannel& src : *more_sources_)
+      if (!src.empty()) return false;
   for (const auto& port : in_)
     for (const auto& q : port)
       if (!q.empty()) return false;
@@ -361,31 +457,39 @@ bool RouterCore::idle() const {
 }
 
 bool RouterCore::holds_sync() const {
-  // Bits port*kVcs+vc of nonempty_ for every VC but the worm VC.
+  // Bits input*kVcs+vc of nonempty_ for the sync VCs.
   constexpr unsigned kSyncVcs = [] {
     unsigned m = 0;
-    for (int i = 0; i < kPorts; ++i)
+    for (int i = 0; i < kMaxInputs; ++i)
       for (int v = 0; v < kVcs; ++v)
-        if (v != kWormVc) m |= 1u << queue_bit(i, v);
+        if (!is_worm_vc(v)) m |= 1u << queue_bit(i, v);
     return m;
   }();
   return (nonempty_ & kSyncVcs) != 0 || pending_ > 0 || source_.holds_sync();
 }
 
 void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& mesh) const {
-  static const char* vc_name[kVcs] = {"worm", "sync-XY", "sync-YX"};
+  static const char* vc_name[kVcs] = {"worm", "sync-XY", "sync-YX", "snake-worm"};
+  const auto input_name = [](int i) {
+    return i < kPorts ? std::string(port_name(port_at(i)))
+                      : "injection channel " + std::to_string(i - kPorts + 1);
+  };
+  const auto output_name = [](int o) {
+    return o < kPorts ? std::string(port_name(port_at(o)))
+                      : "ejection channel of " + std::string(port_name(port_at(o - kPorts + 1)));
+  };
   const auto where = [&](NodeId n) {
     const Coord k = mesh.coord(n);
     return "(" + std::to_string(k.x) + "," + std::to_string(k.y) + ")";
   };
   const std::string me = "router " + where(id_);
-  for (int i = 0; i < kPorts; ++i)
+  for (int i = 0; i < inputs(); ++i)
     for (int v = 0; v < kVcs; ++v) {
       const auto& q = in_[i][v];
       if (q.empty()) continue;
       const Buffered& b = q.front();
       std::ostringstream s;
-      s << me << " input " << port_name(port_at(i)) << " " << vc_name[v] << ": " << q.size()
+      s << me << " input " << input_name(i) << " " << vc_name[v] << ": " << q.size()
         << " flit(s), head " << (b.flit.sync ? "sync" : "packet " + std::to_string(b.flit.packet))
         << " to " << where(b.flit.dest);
       if (b.out == kUnrouted) {
@@ -393,10 +497,15 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
       } else if (b.out == kConsume) {
         s << " for the barrier unit";
       } else {
-        s << " waiting for output " << port_name(port_at(b.out)) << " (credits "
-          << credits_[b.out][v];
-        if (v == kWormVc && worm_owner_[b.out] >= 0)
-          s << ", worm VC held by input " << port_name(port_at(worm_owner_[b.out]));
+        s << " waiting for output " << output_name(b.out);
+        if (b.copy >= 0) s << " and " << output_name(b.copy);
+        s << " (";
+        if (b.out < kPorts && b.out != index(Port::Local)) s << "credits " << credits_[b.out][v];
+        if (is_worm_vc(v)) {
+          const int owner = worm_owner_[b.out][worm_slot(v)];
+          s << (b.out < kPorts && b.out != index(Port::Local) ? ", " : "")
+            << (owner < 0 ? "worm VC free" : "worm VC held by input " + input_name(owner));
+        }
         s << ")";
       }
       out.push_back(s.str());
@@ -407,8 +516,12 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
   for (std::size_t r = 0; r < batches_.size(); ++r)
     if (batches_[r].pending)
       out.push_back(me + ": barrier register " + std::to_string(r) + " waits for the emitter");
-  if (!source_.empty())
-    out.push_back(me + ": " + std::to_string(source_.size()) + " flit(s) waiting at the NI");
+  for (int ch = 0; ch < (all_port_ ? 4 : 1); ++ch) {
+    const InjectionChannel& src = ch == 0 ? source_ : (*more_sources_)[static_cast<std::size_t>(ch - 1)];
+    if (!src.empty())
+      out.push_back(me + ": " + std::to_string(src.size()) + " flit(s) waiting at the NI" +
+                    (all_port_ ? " (injection channel " + std::to_string(ch) + ")" : ""));
+  }
 }
 
 }  // namespace meshsync

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "flit.hpp"
 #include "flit_fifo.hpp"
 #include "injection_channel.hpp"
+#include "snake.hpp"
 
 namespace meshsync {
 
@@ -57,12 +59,14 @@ class RouterCore {
   bool program_register(const BarrierRegisterSetup& s);
   bool free_register(std::uint8_t gid);
 
-  // The network interface's injection channel: flits enter the Local input no earlier
-  // than `cycle`, one per cycle, in order.
-  void inject(const Flit& f, std::uint64_t cycle);
+  // The network interface's injection channel `channel` (0..ni_ports-1): flits enter
+  // the channel's input no earlier than `cycle`, one per cycle, in order.
+  void inject(const Flit& f, std::uint64_t cycle, int channel = 0);
   // A flit leaving a neighbour: it is in our input buffer from `arrival` on. Returns
   // the first cycle it may leave again (the owner schedules us then).
-  std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival);
+  std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival) {
+    return receive_at(index(in), f, arrival);
+  }
   // A credit for our output `out`, virtual channel `vc`, usable from `cycle` on.
   void return_credit(Port out, int vc, std::uint64_t cycle) {
     credit_returns_.push({cycle, static_cast<std::uint8_t>(index(out)),
@@ -87,6 +91,8 @@ class RouterCore {
   // count even if this router has not run since.
   std::uint32_t credits_at(Port p, int vc, std::uint64_t cycle) const;
   std::size_t buffered(Port p, int vc) const { return in_[index(p)][vc].size(); }
+  // Inputs: the five ports, then injection channels 1..3 of an all-port NI.
+  int inputs() const { return static_cast<int>(in_.size()); }
 
   std::uint64_t scheduled_at = kNever;  // owned by NetworkCore's scheduler
 
@@ -96,7 +102,12 @@ class RouterCore {
   struct Buffered {
     Flit flit;
     std::uint64_t ready = 0;  // first cycle it may leave the buffer (kUnrouted: arrival)
-    std::int8_t out = 0;      // output port index, kConsume, or kUnrouted
+    std::int8_t out = 0;      // output index, kConsume, or kUnrouted
+    // A multidestination worm absorbed here and forwarded: the flit also goes to this
+    // ejection output, in the same cycle as to `out` (both granted, or neither).
+    std::int8_t copy = -1;
+    // The first flit forwarded after an absorbing head: it leaves on `out` as a head.
+    bool promote = false;
     // A CS setup/teardown passing through: the barrier unit opens/closes its transit
     // entry before the message may leave.
     bool cs_update = false;
@@ -128,10 +139,29 @@ class RouterCore {
     }
   };
 
+  // Outputs: the five ports, then (all-port) the ejection channels of inputs 1..4.
+  static constexpr int kMaxInputs = kPorts + 3;
+  static constexpr int kMaxOutputs = kPorts + 4;
+  // Per input and worm VC, what the flits of the worm now arriving do (set by its head).
+  struct WormIn {
+    std::int8_t out = -1;
+    bool copy = false;          // absorbed here as well
+    bool promote_next = false;  // the next flit is the forwarded worm's head
+  };
+  static constexpr int worm_slot(int vc) { return vc == kWormVc ? 0 : 1; }
+
+  std::uint64_t receive_at(int input, const Flit& f, std::uint64_t arrival);
   Port route_of(const Flit& f) const;
+  // The output a flit from `input` takes to reach the NI: Local, or in an all-port
+  // router the input link's own ejection channel.
+  int eject_output(int input) const {
+    return all_port_ && input >= 1 && input < kPorts ? kPorts + input - 1 : index(Port::Local);
+  }
+  // Outputs of a multidestination worm's flits arriving on `input` (absorb, forward).
+  void classify_worm(Buffered& b, int input);
   // Route and router delay of a flit arriving in `arrival`, from the registers as they
   // are at the start of that cycle.
-  void classify(Buffered& b, std::uint64_t arrival) const;
+  void classify(Buffered& b, int input, std::uint64_t arrival) const;
   void classify_arrivals(std::uint64_t cycle);
   // Takes one message addressed here (true) or updates the CS entry of a setup/teardown
   // passing through (false, the message stays). Also false if the message's register is
@@ -144,29 +174,44 @@ class RouterCore {
   static constexpr int queue_bit(int port, int vc) { return port * kVcs + vc; }
   void pop_input(int port, int vc, std::uint64_t cycle, RouterLinks& links);
   bool has_credit(int out, int vc) const {
-    return out == index(Port::Local) || credits_[out][vc] > 0;
+    return out == index(Port::Local) || out >= kPorts || credits_[out][vc] > 0;
   }
+  // Whether input `i` may put a flit of VC `v` on output `o` now: a worm's head needs the
+  // output's VC free, its other flits need it held by `i`.
+  bool may_use(int o, int v, bool head, int i) const {
+    return !is_worm_vc(v) || worm_owner_[o][worm_slot(v)] == (head ? -1 : i);
+  }
+  InjectionChannel& source(int channel) {
+    return channel == 0 ? source_ : (*more_sources_)[static_cast<std::size_t>(channel - 1)];
+  }
+  static int input_of_channel(int channel) { return channel == 0 ? 0 : kPorts + channel - 1; }
 
   NodeId id_;
   Coord coord_;
   const Coord* coords_;
+  MeshShape mesh_;
   Timing timing_;
   std::uint32_t max_children_;
-  std::array<std::array<FlitFifo<Buffered>, kVcs>, kPorts> in_;
+  bool all_port_;
+  int outputs_;
+  std::vector<std::array<FlitFifo<Buffered>, kVcs>> in_;  // per input
   std::array<std::array<std::uint32_t, kVcs>, kPorts> credits_{};
-  std::array<std::int8_t, kPorts> worm_owner_{};  // input holding each output's worm VC
-  std::array<std::uint8_t, kPorts> in_rr_{};      // next VC to favour, per input
-  std::array<std::uint16_t, kPorts> out_rr_{};    // next requester to favour, per output
+  // Input holding each output's worm VCs (kWormVc, kSnakeVc), or -1.
+  std::array<std::array<std::int8_t, 2>, kMaxOutputs> worm_owner_{};
+  std::array<std::array<WormIn, 2>, kMaxInputs> worm_in_{};
+  std::array<std::uint8_t, kMaxInputs> in_rr_{};    // next VC to favour, per input
+  std::array<std::uint16_t, kMaxOutputs> out_rr_{};  // next requester to favour, per output
   // Credits in flight back to us: never more than the downstream buffers hold.
   FlitFifo<CreditReturn> credit_returns_;
-  InjectionChannel source_;
+  InjectionChannel source_;  // injection channel 0
+  std::unique_ptr<std::array<InjectionChannel, 3>> more_sources_;  // all-port: 1..3
   BarrierRegisterFile regs_;
   std::vector<Batch> batches_;                // per barrier register
   std::uint32_t pending_ = 0;                 // batches pending, plus 1 while the emitter sends
   Emitter emitter_;
   std::uint8_t unit_rr_ = 0;                  // next input the barrier unit favours
-  std::uint16_t nonempty_ = 0;                // bit port*kVcs+vc: that input VC holds flits
-  std::uint16_t unrouted_ = 0;                // same bits: that input VC holds kUnrouted flits
+  std::uint32_t nonempty_ = 0;                // bit input*kVcs+vc: that input VC holds flits
+  std::uint32_t unrouted_ = 0;                // same bits: that input VC holds kUnrouted flits
 };
 
 }  // namespace meshsync

@@ -59,7 +59,7 @@ ModelPorts model_ports(const RouterCore& core, RegOp op, bool reg_ok, const Netw
   ModelPorts p;
   p.reg_op = op;
   p.reg_ok = reg_ok;
-  for (int v = 0; v < kVcs; ++v) {
+  for (int v = 0; v < kRtlVcs; ++v) {
     const std::uint32_t depth = v == kWormVc ? cfg.router.buffer_depth : cfg.router.sync_buffer_depth;
     p.local_fits[v] = core.buffered(Port::Local, v) < depth;
   }
@@ -84,7 +84,7 @@ std::string compare_cycle(const ModelCycle& m, const ModelPorts& p, const RtlOut
              ", actual " + describe_output(r.out_valid[o], r.out_vc[o], r.out_flit[o]);
   }
   for (int o = 0; o < kPorts; ++o)
-    for (int v = 0; v < kVcs; ++v)
+    for (int v = 0; v < kRtlVcs; ++v)
       if (m.credit[o][v] != r.credit_out[o][v])
         return std::string("port ") + port_label(o) + ": credit out VC " + std::to_string(v) +
                ": expected " + std::to_string(m.credit[o][v]) + ", actual " +
@@ -92,7 +92,7 @@ std::string compare_cycle(const ModelCycle& m, const ModelPorts& p, const RtlOut
   if (p.reg_op != RegOp::None && p.reg_ok != r.reg_ok)
     return std::string("reg_ok (") + (p.reg_op == RegOp::Program ? "program" : "free") +
            "): expected " + std::to_string(p.reg_ok) + ", actual " + std::to_string(r.reg_ok);
-  for (int v = 0; v < kVcs; ++v)
+  for (int v = 0; v < kRtlVcs; ++v)
     if (p.local_fits[v] != r.local_ready[v])
       return "port Local: local_ready VC " + std::to_string(v) + ": expected " +
              std::to_string(p.local_fits[v]) + ", actual " + std::to_string(r.local_ready[v]);

@@ -17,7 +17,7 @@ namespace meshsync::rtl {
 // What the core did in one cycle, on its ports.
 struct ModelCycle {
   std::array<std::optional<Flit>, kPorts> out;
-  std::array<std::array<bool, kVcs>, kPorts> credit{};
+  std::array<std::array<bool, kRtlVcs>, kPorts> credit{};
   bool idle_before = false;  // nothing held at the start of the cycle (RTL idle_o)
   bool error = false;        // the core threw: a protocol violation
   std::string error_text;
@@ -36,7 +36,7 @@ ModelCycle step_core(RouterCore& core, std::uint64_t c);
 struct ModelPorts {
   RegOp reg_op = RegOp::None;
   bool reg_ok = false;
-  std::array<bool, kVcs> local_fits{};
+  std::array<bool, kRtlVcs> local_fits{};
 };
 ModelPorts model_ports(const RouterCore& core, RegOp op, bool reg_ok, const NetworkConfig& cfg);
 

@@ -72,7 +72,7 @@ class RtlSite final : public ExternalRouter {
     const std::string me = "RTL router " + where(mesh_, id_);
     const std::size_t before = out.size();
     for (int p = 0; p < kPorts; ++p)
-      for (int v = 0; v < kVcs; ++v)
+      for (int v = 0; v < kRtlVcs; ++v)
         if (!inside_[p][v].empty())
           out.push_back(me + " input " + port_label(p) + " VC " + std::to_string(v) + ": " +
                         std::to_string(inside_[p][v].size()) + " flit(s), head " +
@@ -145,7 +145,7 @@ class RtlSite final : public ExternalRouter {
     bool moved = false;
     std::array<std::optional<Flit>, kPorts> popped;
     for (int p = 1; p < kPorts; ++p)
-      for (int v = 0; v < kVcs; ++v) {
+      for (int v = 0; v < kRtlVcs; ++v) {
         if (!out.credit_out[p][v]) continue;
         auto& q = inside_[p][v];
         if (q.empty() || popped[p])
@@ -172,7 +172,7 @@ class RtlSite final : public ExternalRouter {
     }
     if (shadow_)
       for (int p = 0; p < kPorts; ++p)
-        for (int v = 0; v < kVcs; ++v)
+        for (int v = 0; v < kRtlVcs; ++v)
           if (in_.credit_in[p][v]) shadow_->return_credit(port_at(p), v, c + 1);
     rtl_idle_ = out.idle;
     busy_ = !out.idle || presented_;
@@ -211,7 +211,7 @@ class RtlSite final : public ExternalRouter {
   Flit match(int o, const RtlOutputs& out, std::array<std::optional<Flit>, kPorts>& popped,
              std::uint64_t c) {
     const std::uint32_t bits = out.out_flit[o];
-    const int vc = out.out_vc[o] % kVcs;
+    const int vc = out.out_vc[o] % kRtlVcs;
     const bool head = flit_format::kHead.get(bits), tail = flit_format::kTail.get(bits);
     // Body flits carry no address: they follow their head's input (the worm VC lock).
     std::optional<int> from;
@@ -252,7 +252,7 @@ class RtlSite final : public ExternalRouter {
   RegWrite op_write_{};
   RegOp op_ = RegOp::None;
   bool reg_ok_ = false;
-  std::array<std::array<std::deque<Flit>, kVcs>, kPorts> inside_;
+  std::array<std::array<std::deque<Flit>, kRtlVcs>, kPorts> inside_;
   std::array<int, kPorts> worm_from_{-1, -1, -1, -1, -1};  // input holding each output's worm
   RtlInputs in_;
   std::array<std::optional<Flit>, kPorts> arriving_;

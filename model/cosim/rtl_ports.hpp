@@ -15,6 +15,12 @@
 
 namespace meshsync::rtl {
 
+// Virtual channels of the RTL router: the worm VC and the two sync VCs. The snake VC of
+// multidestination worms (kSnakeVc) is not in the RTL yet; runs that need it refuse RTL
+// routers (docs/cosim.md).
+inline constexpr int kRtlVcs = 3;
+static_assert(kSnakeVc == kRtlVcs, "the RTL's VCs are the model's first ones");
+
 // Parameters a Verilated configuration was built with (they are Verilog parameters, so
 // fixed when the model is built; rtl/configurations.txt names the configurations). The
 // router's defaults are config.hpp's: rtl/meshsync_router.sv declares the same values
@@ -55,7 +61,7 @@ struct RtlInputs {
   std::array<bool, kPorts> in_valid{};
   std::array<std::uint8_t, kPorts> in_vc{};
   std::array<std::uint32_t, kPorts> in_flit{};
-  std::array<std::array<bool, kVcs>, kPorts> credit_in{};
+  std::array<std::array<bool, kRtlVcs>, kPorts> credit_in{};
   RegOp reg_op = RegOp::None;
   std::uint8_t reg_gid = 0;
   bool reg_parent_valid = false;
@@ -75,8 +81,8 @@ struct RtlOutputs {
   std::array<bool, kPorts> out_valid{};
   std::array<std::uint8_t, kPorts> out_vc{};
   std::array<std::uint32_t, kPorts> out_flit{};
-  std::array<std::array<bool, kVcs>, kPorts> credit_out{};
-  std::array<bool, kVcs> local_ready{};
+  std::array<std::array<bool, kRtlVcs>, kPorts> credit_out{};
+  std::array<bool, kRtlVcs> local_ready{};
   bool reg_ok = false;
   bool error = false;
   bool idle = false;

@@ -122,7 +122,7 @@ class VerilatedScRouter final : public ScRouter {
       put_bits(valid, p, 1, in.in_valid[p]);
       put_bits(vc, 2 * p, 2, in.in_vc[p]);
       put_bits(flit, 32 * p, 32, in.in_flit[p]);
-      for (int v = 0; v < kVcs; ++v) put_bits(credit, p * kVcs + v, 1, in.credit_in[p][v]);
+      for (int v = 0; v < kRtlVcs; ++v) put_bits(credit, p * kRtlVcs + v, 1, in.credit_in[p][v]);
     }
     in_valid_.write(valid);
     in_vc_.write(vc);
@@ -164,9 +164,9 @@ class VerilatedScRouter final : public ScRouter {
       o.out_valid[p] = get_bits(valid, p, 1);
       o.out_vc[p] = static_cast<std::uint8_t>(get_bits(vc, 2 * p, 2));
       o.out_flit[p] = static_cast<std::uint32_t>(get_bits(flit, 32 * p, 32));
-      for (int v = 0; v < kVcs; ++v) o.credit_out[p][v] = get_bits(credit, p * kVcs + v, 1);
+      for (int v = 0; v < kRtlVcs; ++v) o.credit_out[p][v] = get_bits(credit, p * kRtlVcs + v, 1);
     }
-    for (int v = 0; v < kVcs; ++v) o.local_ready[v] = get_bits(ready, v, 1);
+    for (int v = 0; v < kRtlVcs; ++v) o.local_ready[v] = get_bits(ready, v, 1);
     o.reg_ok = reg_ok_.read();
     o.error = error_.read();
     o.idle = idle_.read();

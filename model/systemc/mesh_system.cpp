@@ -110,8 +110,8 @@ void MeshSystem::free_register(NodeId node, std::uint8_t gid, std::function<void
                  std::move(done));
 }
 
-void MeshSystem::inject(NodeId node, const Flit& f, std::uint64_t cycle) {
-  core_.inject(node, f, cycle);
+void MeshSystem::inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel) {
+  core_.inject(node, f, cycle, channel);
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
 

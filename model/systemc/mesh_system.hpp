@@ -51,8 +51,9 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   // until then.
   void program_register(NodeId node, const BarrierRegisterSetup& s, std::function<void(bool)> done);
   void free_register(NodeId node, std::uint8_t gid, std::function<void(bool)> done);
-  // Hand a flit to node's injection channel at `cycle` (>= now) and wake the clock.
-  void inject(NodeId node, const Flit& f, std::uint64_t cycle);
+  // Hand a flit to node's injection channel `channel` (0..ni_ports-1) at `cycle` (>= now)
+  // and wake the clock.
+  void inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel = 0);
   Scoreboard& scoreboard() { return board_; }
   // Software changed node's router state in this cycle (a register write, acting at its
   // end): waveforms show it from the next cycle.

@@ -16,7 +16,7 @@
 
 #include "../../model/core/geometry.hpp"
 #include "qualified_groups.hpp"
-#include "snake.hpp"
+#include "../../model/core/snake.hpp"
 
 namespace meshsync {
 

@@ -83,7 +83,7 @@ bool Lockstep::apply(const Stimulus& s) {
       model_->receive(port_at(p), *s.in[p], cycle_ + 1);
   }
   for (int p = 0; p < kPorts; ++p)
-    for (int v = 0; v < kVcs; ++v)
+    for (int v = 0; v < kRtlVcs; ++v)
       if (s.credit[p][v]) model_->return_credit(port_at(p), v, cycle_ + 1);
   rtl_->clock();
   // An assertion says more than the output difference the same bug makes in this cycle.
@@ -107,7 +107,7 @@ void Lockstep::trace(const Stimulus& s, const RtlInputs& in) const {
     if (m.out[p])
       std::fprintf(stderr, "%llu out %-5s vc %d %s\n", c, port_label(p), m.out[p]->vc(),
                    describe_flit(encode_flit(*m.out[p], mesh_)).c_str());
-    for (int v = 0; v < kVcs; ++v) {
+    for (int v = 0; v < kRtlVcs; ++v) {
       if (s.credit[p][v]) std::fprintf(stderr, "%llu credit in %s vc %d\n", c, port_label(p), v);
       if (m.credit[p][v]) std::fprintf(stderr, "%llu credit out %s vc %d\n", c, port_label(p), v);
     }

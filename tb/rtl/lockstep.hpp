@@ -38,7 +38,7 @@ struct RegCommand {
 
 struct Stimulus {
   std::array<std::optional<Flit>, kPorts> in;       // arriving in the next cycle
-  std::array<std::array<bool, kVcs>, kPorts> credit{};  // usable in the next cycle
+  std::array<std::array<bool, kRtlVcs>, kPorts> credit{};  // usable in the next cycle
   RegCommand reg;
 };
 

@@ -35,7 +35,7 @@ class Bench {
   Bench(std::unique_ptr<RtlRouter> rtl, const BenchOptions& opt)
       : ls_(std::move(rtl), opt.where), opt_(opt), rng_(opt.seed) {
     for (int p = 0; p < kPorts; ++p)
-      for (int v = 0; v < kVcs; ++v) up_credit_[p][v] = static_cast<int>(ls_.depth(v));
+      for (int v = 0; v < kRtlVcs; ++v) up_credit_[p][v] = static_cast<int>(ls_.depth(v));
     for (int i = 0; i < opt_.players; ++i) {
       Player pl;
       pl.gid = static_cast<std::uint8_t>(kFirstPlayerGid + i);
@@ -124,7 +124,7 @@ class Bench {
 
   bool queued(std::uint8_t gid) const {
     for (int p = 0; p < kPorts; ++p)
-      for (int v = 1; v < kVcs; ++v)
+      for (int v = 1; v < kRtlVcs; ++v)
         for (const Flit& f : q_[p][v])
           if (f.gid == gid) return true;
     return false;
@@ -161,7 +161,7 @@ class Bench {
       }
     }
     for (int p = 1; p < kPorts; ++p)
-      for (int v = 0; v < kVcs; ++v)
+      for (int v = 0; v < kRtlVcs; ++v)
         if (mo.credit[p][v]) up_pending_.push_back({c + static_cast<std::uint64_t>(opt_.credit_delay), p, v});
     if (opt_.stalls)
       for (int o = 1; o < kPorts; ++o)
@@ -171,7 +171,7 @@ class Bench {
   // Downstream buffers free their slots: at most one credit per (port, VC) and cycle.
   void credits_to_router(Stimulus& s, std::uint64_t c) {
     for (int o = 1; o < kPorts; ++o)
-      for (int v = 0; v < kVcs; ++v) {
+      for (int v = 0; v < kRtlVcs; ++v) {
         auto& d = down_[o][v];
         if (!d.empty() && *d.begin() <= c + 1) {
           d.erase(d.begin());
@@ -456,9 +456,9 @@ class Bench {
     }
     for (int p = 0; p < kPorts; ++p) {
       if (!chance(opt_.load)) continue;
-      int cand[kVcs];
+      int cand[kRtlVcs];
       int n = 0;
-      for (int v = 0; v < kVcs; ++v) {
+      for (int v = 0; v < kRtlVcs; ++v) {
         if (q_[p][v].empty()) continue;
         const bool room = p == 0 ? ls_.model().buffered(Port::Local, v) < ls_.depth(v)
                                  : up_credit_[p][v] > 0;
@@ -482,10 +482,10 @@ class Bench {
   BenchOptions opt_;
   Random rng_;
   BenchStats stats_;
-  std::deque<Flit> q_[kPorts][kVcs];
-  int up_credit_[kPorts][kVcs]{};
+  std::deque<Flit> q_[kPorts][kRtlVcs];
+  int up_credit_[kPorts][kRtlVcs]{};
   std::vector<UpCredit> up_pending_;
-  std::multiset<std::uint64_t> down_[kPorts][kVcs];
+  std::multiset<std::uint64_t> down_[kPorts][kRtlVcs];
   std::uint64_t stall_until_[kPorts]{};
   std::vector<Player> players_;
   std::vector<Filler> fillers_;

@@ -62,9 +62,9 @@ class VerilatedRouter final : public RtlRouter {
       o.out_valid[p] = (m_->out_valid_o >> p) & 1u;
       o.out_vc[p] = static_cast<std::uint8_t>((m_->out_vc_o >> (2 * p)) & 3u);
       o.out_flit[p] = m_->out_flit_o[p];
-      for (int v = 0; v < kVcs; ++v) o.credit_out[p][v] = (m_->credit_out_o >> (p * kVcs + v)) & 1u;
+      for (int v = 0; v < kRtlVcs; ++v) o.credit_out[p][v] = (m_->credit_out_o >> (p * kRtlVcs + v)) & 1u;
     }
-    for (int v = 0; v < kVcs; ++v) o.local_ready[v] = (m_->local_ready_o >> v) & 1u;
+    for (int v = 0; v < kRtlVcs; ++v) o.local_ready[v] = (m_->local_ready_o >> v) & 1u;
     o.reg_ok = m_->reg_ok_o;
     o.error = m_->error_o;
     o.idle = m_->idle_o;
@@ -88,8 +88,8 @@ class VerilatedRouter final : public RtlRouter {
       valid |= static_cast<std::uint32_t>(in.in_valid[p]) << p;
       vc |= static_cast<std::uint32_t>(in.in_vc[p] & 3u) << (2 * p);
       m_->in_flit_i[p] = in.in_flit[p];
-      for (int v = 0; v < kVcs; ++v)
-        credit |= static_cast<std::uint32_t>(in.credit_in[p][v]) << (p * kVcs + v);
+      for (int v = 0; v < kRtlVcs; ++v)
+        credit |= static_cast<std::uint32_t>(in.credit_in[p][v]) << (p * kRtlVcs + v);
     }
     m_->in_valid_i = valid;
     m_->in_vc_i = vc;

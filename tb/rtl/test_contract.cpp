@@ -73,7 +73,7 @@ TEST_CASE("contract: meshsync_pkg's flit layout is flit_format.hpp's", "[contrac
 TEST_CASE("contract: meshsync_pkg's ports, VCs and sync codes are the model's", "[contract]") {
   const auto v = verilog_constants("meshsync_pkg.sv");
   CHECK(v.at("NumPorts") == kPorts);
-  CHECK(v.at("NumVcs") == kVcs);
+  CHECK(v.at("NumVcs") == rtl::kRtlVcs);
   CHECK(v.at("VcWorm") == kWormVc);
   CHECK(v.at("PortLocal") == static_cast<long>(Port::Local));
   CHECK(v.at("PortPlusX") == static_cast<long>(Port::PlusX));

@@ -35,7 +35,7 @@ class Driver {
     // The downstream routers free every flit two cycles after it left (unless a test
     // manages credits itself), one credit per port and VC and cycle.
     for (int p = 1; p < kPorts && auto_credits_; ++p)
-      for (int v = 0; v < kVcs; ++v)
+      for (int v = 0; v < kRtlVcs; ++v)
         if (owed_[p][v] > 0 && owed_at_[p][v] <= ls_.cycle()) {
           in.credit[p][v] = true;
           --owed_[p][v];
@@ -86,8 +86,8 @@ class Driver {
  private:
   Lockstep ls_;
   bool auto_credits_ = true;
-  int owed_[kPorts][kVcs]{};
-  std::uint64_t owed_at_[kPorts][kVcs]{};
+  int owed_[kPorts][kRtlVcs]{};
+  std::uint64_t owed_at_[kPorts][kRtlVcs]{};
 };
 
 Flit worm_flit(NodeId dest, bool head, bool tail, std::uint32_t payload = 0) {

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "../../model/core/geometry.hpp"
+#include "geometry.hpp"
 
 namespace meshsync {
 
@@ -22,6 +22,8 @@ enum class Subnetwork { High, Low };  // Hu, Hl
 // the one with the smallest label not below it. `dest` must lie ahead in `s` (l(dest) >
 // l(here) for Hu, < for Hl).
 Coord snake_next(const MeshShape& mesh, Coord here, Coord dest, Subnetwork s);
+// The same step as the output port a router takes (Local when `here` is `dest`).
+Port snake_port(const MeshShape& mesh, Coord here, Coord dest, Subnetwork s);
 
 // Nodes visited from `from` (excluded) to `to` (included) by snake_next: a minimal path
 // inside the bounding box of the two ends.

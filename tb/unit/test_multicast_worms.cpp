@@ -1,0 +1,170 @@
+// Multidestination worms in the router core, without SystemC: every destination of a worm
+// absorbs one copy and forwards the rest, at the unicast formula's cycle when nothing
+// competes, on the snake VC for Hu/Hl worms and the worm VC for XY ones; under load
+// (one-port and all-port NIs) every copy arrives exactly once, whole and in order.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+
+#include "model/core/network_core.hpp"
+#include "model/core/packet.hpp"
+#include "model/core/random.hpp"
+#include "sw/collective/path_multicast.hpp"
+
+using namespace meshsync;
+
+namespace {
+
+struct Ejection {
+  NodeId node;
+  Flit flit;
+  std::uint64_t cycle;
+};
+
+struct RecordingSink : NetworkSink {
+  std::vector<Ejection> out;
+  Scoreboard board;
+  void on_eject(NodeId node, const Flit& f, std::uint64_t cycle) override {
+    out.push_back({node, f, cycle});
+    if (!f.sync) board.deliver(node, f);
+  }
+};
+
+NetworkConfig config(MeshShape mesh, Timing t, std::uint32_t ni_ports = 1) {
+  NetworkConfig c;
+  c.mesh = mesh;
+  c.timing = t;
+  c.router.ni_ports = ni_ports;
+  return c;
+}
+
+WormBase base_of(const Worm& w) {
+  if (w.xy) return WormBase::XY;
+  return w.subnetwork == Subnetwork::High ? WormBase::High : WormBase::Low;
+}
+
+std::uint32_t word(std::uint64_t packet, std::uint16_t i) {
+  return static_cast<std::uint32_t>(packet * 1000 + i);
+}
+
+// Injects `w` from `sender` in `cycle` on `channel` and tells the scoreboard.
+std::uint64_t send_worm(NetworkCore& net, RecordingSink& sink, NodeId sender, const Worm& w,
+                        std::uint16_t data, std::uint64_t cycle, int channel = 0) {
+  const std::uint64_t id = net.new_packet_id();
+  std::vector<std::uint32_t> words;
+  for (std::uint16_t i = 0; i < data; ++i) words.push_back(word(id, i));
+  const auto flits = make_multicast_worm(id, sender, w.dests, base_of(w), data, cycle, words);
+  sink.board.expect_multicast(id, sender, w.dests, static_cast<std::uint16_t>(flits.size()), cycle);
+  for (const Flit& f : flits) net.inject(sender, f, cycle, channel);
+  return id;
+}
+
+const Timing kTimings[] = {{1000, 5, 5, 30}, {7, 1, 1, 3}, {50, 3, 2, 9}};
+
+}  // namespace
+
+TEST_CASE("worms: each destination absorbs its copy at the unicast formula's cycle",
+          "[core][multicast][latency]") {
+  const MeshShape mesh{8, 8};
+  const NodeId src = mesh.id({0, 3});
+  const std::vector<NodeId> dests = {mesh.id({6, 5}), mesh.id({7, 3}), mesh.id({3, 4}),
+                                     mesh.id({6, 6}), mesh.id({4, 4}), mesh.id({6, 7}),
+                                     mesh.id({2, 3}), mesh.id({1, 5})};
+  for (const Timing& t : kTimings)
+    for (MulticastAlgorithm a : kAllMulticastAlgorithms)
+      for (std::uint32_t ports : {1u, 4u}) {
+        const MulticastPlan plan = plan_multicast(a, mesh, src, dests);
+        for (const MulticastStep& step : plan.steps)
+          for (const Worm& w : step.worms) {
+            NetworkCore net(config(mesh, t, ports));
+            RecordingSink sink;
+            net.set_sink(&sink);
+            const std::uint16_t data = 6;
+            const std::uint64_t at = 5;
+            const std::uint64_t id = send_worm(net, sink, step.sender, w, data, at);
+            net.run_until_idle();
+            CHECK(sink.board.errors().empty());
+            CHECK(sink.board.in_flight() == 0);
+            const auto k = static_cast<std::uint64_t>(w.dests.size());
+            for (std::size_t j = 0; j < w.dests.size(); ++j) {
+              const std::uint64_t h = static_cast<std::uint64_t>(w.dest_hops[j]);
+              std::uint64_t tail = 0, flits = 0;
+              for (const Ejection& e : sink.out)
+                if (e.flit.packet == id && e.node == w.dests[j]) {
+                  ++flits;
+                  if (e.flit.tail) tail = e.cycle;
+                  if (!e.flit.addr) CHECK(e.flit.payload == word(id, static_cast<std::uint16_t>(e.flit.seq - k)));
+                }
+              INFO(algorithm_name(a) << " ports " << ports << " dest " << j);
+              CHECK(flits == k - j + data);
+              CHECK(tail == at + h * t.tp + (h + 1) * t.trn + (k + data - 1));
+            }
+          }
+      }
+}
+
+TEST_CASE("worms: a forwarded worm is headed by the next address, on the VC of its base",
+          "[core][multicast]") {
+  const MeshShape mesh{4, 4};
+  NetworkCore net(config(mesh, {10, 1, 1, 3}));
+  RecordingSink sink;
+  net.set_sink(&sink);
+  // DP example of NOTES-multicast: the Hl worm from (1,1) visits (2,0), (0,0).
+  Worm w;
+  w.dests = {mesh.id({2, 0}), mesh.id({0, 0})};
+  w.subnetwork = Subnetwork::Low;
+  const std::uint64_t id = send_worm(net, sink, mesh.id({1, 1}), w, 3, 0);
+  net.run_until_idle();
+  CHECK(sink.board.errors().empty());
+  std::map<NodeId, std::vector<Flit>> copies;
+  for (const Ejection& e : sink.out)
+    if (e.flit.packet == id) copies[e.node].push_back(e.flit);
+  REQUIRE(copies.size() == 2);
+  const auto& first = copies[mesh.id({2, 0})];
+  const auto& last = copies[mesh.id({0, 0})];
+  REQUIRE(first.size() == 5);
+  REQUIRE(last.size() == 4);
+  CHECK((first[0].head && first[0].addr && first[0].more && first[0].dest == mesh.id({2, 0})));
+  CHECK((!first[1].head && first[1].addr && !first[1].more));  // the copy keeps flit order
+  CHECK((last[0].head && last[0].addr && !last[0].more && last[0].dest == mesh.id({0, 0})));
+  CHECK(last.back().tail);
+  for (const Flit& f : last) CHECK(f.vc() == kSnakeVc);
+}
+
+TEST_CASE("worms: many multicasts and unicasts at once all arrive exactly once",
+          "[core][multicast][load]") {
+  const MeshShape mesh{6, 6};
+  for (std::uint32_t ports : {4u}) {
+    NetworkCore net(config(mesh, {10, 1, 1, 3}, ports));
+    RecordingSink sink;
+    net.set_sink(&sink);
+    Random rng(17 + ports);
+    std::uint64_t worms = 0;
+    for (int m = 0; m < 120; ++m) {
+      const auto src = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(mesh.nodes())));
+      std::vector<NodeId> dests;
+      while (dests.size() < 6) {
+        const auto d = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(mesh.nodes())));
+        if (d != src && std::find(dests.begin(), dests.end(), d) == dests.end()) dests.push_back(d);
+      }
+      const auto a = kAllMulticastAlgorithms[rng.below(4)];
+      const std::uint64_t at = rng.below(200);
+      int channel = 0;
+      for (const MulticastStep& step : plan_multicast(a, mesh, src, dests).steps)
+        for (const Worm& w : step.worms) {
+          send_worm(net, sink, step.sender, w, 8, at, ports == 4 ? channel++ % 4 : 0);
+          ++worms;
+        }
+      const auto to = static_cast<NodeId>((src + 1 + rng.below(static_cast<std::uint64_t>(mesh.nodes() - 1))) % static_cast<std::uint64_t>(mesh.nodes()));
+      const std::uint64_t id = net.new_packet_id();
+      sink.board.expect(id, src, to, 5, at);
+      for (const Flit& f : make_worm(id, src, to, 5, at)) net.inject(src, f, at);
+    }
+    INFO("ports " << ports);
+    REQUIRE_NOTHROW(net.run_until_idle());
+    CHECK(sink.board.errors().empty());
+    CHECK(sink.board.in_flight() == 0);
+    CHECK(sink.board.delivered_packets() == worms + 120);
+  }
+}
