@@ -33,6 +33,12 @@ inline constexpr Field kType{26, 2};   // SyncType
 inline constexpr Field kGid{18, 8};
 inline constexpr Field kData{14, 4};   // sync data: the sender's child slot in reduction
 inline constexpr Field kDestY{7, 7};
+// A multidestination worm's address flits (the head and the ones after it, which have
+// head = 0 and are told from data flits by their position: each says whether another
+// follows). Sync messages use these bits for type and gid; worms have no type or gid.
+inline constexpr Field kMcast{27, 1};
+inline constexpr Field kBase{25, 2};  // WormBase: 0 XY, 1 Hu, 2 Hl
+inline constexpr Field kMore{24, 1};   // another address flit follows
 inline constexpr Field kDestX{0, 7};
 
 // The destination fields bound the meshes the hardware can address.

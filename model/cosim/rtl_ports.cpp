@@ -11,12 +11,16 @@ namespace ff = flit_format;
 
 std::uint32_t encode_flit(const Flit& f, const MeshShape& mesh) {
   const std::uint32_t flags = ff::kHead.put(f.head) | ff::kTail.put(f.tail);
-  if (!f.head) return flags | ff::kPayload.put(f.payload);
+  if (!f.head && !f.addr) return flags | ff::kPayload.put(f.payload);
   const Coord d = mesh.coord(f.dest);
+  const std::uint32_t where =
+      ff::kDestY.put(static_cast<std::uint32_t>(d.y)) | ff::kDestX.put(static_cast<std::uint32_t>(d.x));
+  if (f.mcast)
+    return flags | ff::kMcast.put(1) | ff::kBase.put(static_cast<std::uint32_t>(f.base)) |
+           ff::kMore.put(f.more) | where;
   return flags | ff::kSync.put(f.sync) | ff::kRoute.put(f.route == Route::YX) |
          ff::kType.put(static_cast<std::uint32_t>(f.stype)) | ff::kGid.put(f.gid) |
-         ff::kData.put(f.data) | ff::kDestY.put(static_cast<std::uint32_t>(d.y)) |
-         ff::kDestX.put(static_cast<std::uint32_t>(d.x));
+         ff::kData.put(f.data) | where;
 }
 
 bool is_sync_head(std::uint32_t b) { return ff::kHead.get(b) && ff::kSync.get(b); }

@@ -132,39 +132,76 @@ TEST_CASE("worms: a forwarded worm is headed by the next address, on the VC of i
   for (const Flit& f : last) CHECK(f.vc() == kSnakeVc);
 }
 
-TEST_CASE("worms: many multicasts and unicasts at once all arrive exactly once",
+namespace {
+
+// `count` multicasts of `k` destinations (random algorithm, source and destinations) and
+// as many 5-flit unicasts, created at random cycles below `spread`.
+std::uint64_t random_mix(NetworkCore& net, RecordingSink& sink, std::uint64_t seed, int count,
+                         std::size_t k, std::uint64_t spread) {
+  const MeshShape mesh = net.mesh();
+  const auto nodes = static_cast<std::uint64_t>(mesh.nodes());
+  const bool all_port = net.config().router.ni_ports == 4;
+  Random rng(seed);
+  std::uint64_t packets = 0;
+  for (int m = 0; m < count; ++m) {
+    const auto src = static_cast<NodeId>(rng.below(nodes));
+    std::vector<NodeId> dests;
+    while (dests.size() < k) {
+      const auto d = static_cast<NodeId>(rng.below(nodes));
+      if (d != src && std::find(dests.begin(), dests.end(), d) == dests.end()) dests.push_back(d);
+    }
+    const auto a = kAllMulticastAlgorithms[rng.below(4)];
+    const std::uint64_t at = rng.below(spread);
+    int channel = 0;
+    for (const MulticastStep& step : plan_multicast(a, mesh, src, dests).steps)
+      for (const Worm& w : step.worms) {
+        send_worm(net, sink, step.sender, w, 8, at, all_port ? channel++ % 4 : 0);
+        ++packets;
+      }
+    const auto to = static_cast<NodeId>((src + 1 + rng.below(nodes - 1)) % nodes);
+    const std::uint64_t id = net.new_packet_id();
+    sink.board.expect(id, src, to, 5, at);
+    for (const Flit& f : make_worm(id, src, to, 5, at)) net.inject(src, f, at);
+    ++packets;
+  }
+  return packets;
+}
+
+}  // namespace
+
+TEST_CASE("worms: many multicasts and unicasts at once all arrive exactly once (all-port)",
           "[core][multicast][load]") {
-  const MeshShape mesh{6, 6};
-  for (std::uint32_t ports : {4u}) {
-    NetworkCore net(config(mesh, {10, 1, 1, 3}, ports));
+  for (const auto& [mesh, count, spread] :
+       {std::tuple{MeshShape{6, 6}, 120, 200ull}, std::tuple{MeshShape{10, 10}, 6000, 30000ull}}) {
+    NetworkConfig cfg = config(mesh, {10, 1, 1, 3}, 4);
+    cfg.router.buffer_depth = 4;
+    NetworkCore net(cfg);
     RecordingSink sink;
     net.set_sink(&sink);
-    Random rng(17 + ports);
-    std::uint64_t worms = 0;
-    for (int m = 0; m < 120; ++m) {
-      const auto src = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(mesh.nodes())));
-      std::vector<NodeId> dests;
-      while (dests.size() < 6) {
-        const auto d = static_cast<NodeId>(rng.below(static_cast<std::uint64_t>(mesh.nodes())));
-        if (d != src && std::find(dests.begin(), dests.end(), d) == dests.end()) dests.push_back(d);
-      }
-      const auto a = kAllMulticastAlgorithms[rng.below(4)];
-      const std::uint64_t at = rng.below(200);
-      int channel = 0;
-      for (const MulticastStep& step : plan_multicast(a, mesh, src, dests).steps)
-        for (const Worm& w : step.worms) {
-          send_worm(net, sink, step.sender, w, 8, at, ports == 4 ? channel++ % 4 : 0);
-          ++worms;
-        }
-      const auto to = static_cast<NodeId>((src + 1 + rng.below(static_cast<std::uint64_t>(mesh.nodes() - 1))) % static_cast<std::uint64_t>(mesh.nodes()));
-      const std::uint64_t id = net.new_packet_id();
-      sink.board.expect(id, src, to, 5, at);
-      for (const Flit& f : make_worm(id, src, to, 5, at)) net.inject(src, f, at);
-    }
-    INFO("ports " << ports);
+    const std::uint64_t packets = random_mix(net, sink, 21, count, 10, spread);
+    INFO(mesh.width << "x" << mesh.height);
     REQUIRE_NOTHROW(net.run_until_idle());
     CHECK(sink.board.errors().empty());
     CHECK(sink.board.in_flight() == 0);
-    CHECK(sink.board.delivered_packets() == worms + 120);
+    CHECK(sink.board.delivered_packets() == packets);
+  }
+}
+
+TEST_CASE("worms: a one-port NI can deadlock on its consumption channel, and the report says where",
+          "[core][multicast][deadlock]") {
+  // docs/deadlock.md: an absorbing worm holds the Local output while its forwarded part
+  // waits for a link. The same mix that all-port carries (above) stops here.
+  NetworkCore net(config({6, 6}, {10, 1, 1, 3}, 1));
+  RecordingSink sink;
+  net.set_sink(&sink);
+  random_mix(net, sink, 21, 120, 10, 200);
+  try {
+    net.run_until_idle();
+    FAIL("expected a deadlock");
+  } catch (const DeadlockError& e) {
+    const std::string what = e.what();
+    CHECK_THAT(what, Catch::Contains("snake-worm"));
+    CHECK_THAT(what, Catch::Contains("and local (credits"));
+    CHECK_THAT(what, Catch::Contains("waiting for output local (worm VC held by input"));
   }
 }
