@@ -84,6 +84,7 @@ module meshsync_barrier_unit #(
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .req_i       (consume_i),
+    .keep_i      (1'b1),
     .gnt_valid_o (sel_valid),
     .gnt_idx_o   (sel)
   );

@@ -2,7 +2,7 @@
 // the downstream buffer of its class; a credit presented in cycle k-1 is counted at the
 // edge and usable in cycle k, a flit sent in cycle c takes one at the edge after c.
 module meshsync_credit_counters #(
-  /// Downstream worm VC buffer depth (initial credits of VC 0).
+  /// Downstream worm VC buffer depth (initial credits of VC 0 and VC 3).
   parameter int unsigned BufferDepth = 16,
   /// Downstream sync VC buffer depth (initial credits of VC 1 and VC 2).
   parameter int unsigned SyncBufferDepth = 4
@@ -23,7 +23,9 @@ module meshsync_credit_counters #(
   logic [meshsync_pkg::NumVcs-1:0] overflow;
 
   for (genvar v = 0; v < meshsync_pkg::NumVcs; v++) begin : gen_vc
-    localparam logic [CountW-1:0] Depth = CountW'((v == 0) ? BufferDepth : SyncBufferDepth);
+    // The worm VCs (0 and 3) are BufferDepth deep, the sync VCs SyncBufferDepth.
+    localparam logic [CountW-1:0] Depth =
+        CountW'((v == 0 || v == 3) ? BufferDepth : SyncBufferDepth);
     logic [CountW-1:0] count_q, count_d;
 
     always_comb begin

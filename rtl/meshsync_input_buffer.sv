@@ -17,7 +17,10 @@ module meshsync_input_buffer #(
   /// Flit width in bits.
   parameter int unsigned FlitW = 32,
   /// Countdown width: enough for the longest router delay minus one.
-  parameter int unsigned CntW = 5
+  parameter int unsigned CntW = 5,
+  /// Bits stored with each entry for the input port (a multidestination worm's copy and
+  /// promote flags on the worm VCs).
+  parameter int unsigned TagW = 2
 ) (
   input  logic                           clk_i,
   input  logic                           rst_ni,
@@ -26,6 +29,7 @@ module meshsync_input_buffer #(
   input  logic [FlitW-1:0]               push_flit_i,
   input  logic [CntW-1:0]                push_cnt_i,
   input  logic [meshsync_pkg::PortW-1:0] push_out_i,
+  input  logic [TagW-1:0]                push_tag_i,
   // The entry written at the last edge (its arrival cycle is this one), still buffered.
   output logic                           fresh_o,
   output logic [FlitW-1:0]               fresh_flit_o,
@@ -45,6 +49,7 @@ module meshsync_input_buffer #(
   output logic [CntW-1:0]                head_cnt_o,
   output logic [FlitW-1:0]               head_flit_o,
   output logic [meshsync_pkg::PortW-1:0] head_out_o,
+  output logic [TagW-1:0]                head_tag_o,
   output logic                           full_o,
   output logic                           empty_o,
   // A write into a full buffer (the upstream ignored its credits).
@@ -61,6 +66,7 @@ module meshsync_input_buffer #(
   logic [FlitW-1:0] flit_q [Depth];
   logic [CntW-1:0] cnt_q [Depth];
   logic [meshsync_pkg::PortW-1:0] out_q [Depth];
+  logic [TagW-1:0] tag_q [Depth];
   logic write, wrote_q, head_fresh, done_q;
 
   assign full_o = count_q == DepthCount;
@@ -79,6 +85,7 @@ module meshsync_input_buffer #(
   assign head_done_o = done_q;
   assign head_flit_o = flit_q[rd_ptr_q];
   assign head_out_o = (head_fresh && fix_out_i) ? fix_out_port_i : out_q[rd_ptr_q];
+  assign head_tag_o = tag_q[rd_ptr_q];
   assign head_cnt_o = (head_fresh && fix_cnt_i) ? fix_cnt_value_i : cnt_q[rd_ptr_q];
   assign head_ready_o = !empty_o && (head_cnt_o == '0);
 
@@ -127,6 +134,7 @@ module meshsync_input_buffer #(
       if (load) begin
         flit_q[e] <= push_flit_i;
         out_q[e] <= push_out_i;
+        tag_q[e] <= push_tag_i;
       end else if (relabel_here) begin
         out_q[e] <= meshsync_pkg::PortLocal;
       end else if (fix_here && fix_out_i) begin

@@ -1,5 +1,11 @@
 // One input port: arrival processing (route computation, router delay, CAM decision), the
-// three VC buffers and the input arbiter. Contract steps 3 and 4.
+// four VC buffers and the input arbiter. Contract steps 3 and 4.
+//
+// A multidestination worm (docs/microarchitecture.md "Multidestination worms") is
+// classified as it arrives: its head, when addressed here, goes to Local alone; the
+// address flit behind it is routed by its own destination and tagged `promote` (it heads
+// the forwarded worm) and `copy` (it also goes to Local), and the flits after it carry
+// `copy` up to the tail.
 //
 // Arrivals are registered before their CAM lookup: a flit is written with its route and
 // the delay the flit alone implies (Trm if it is a sync message addressed here, else
@@ -10,7 +16,7 @@
 module meshsync_input_port #(
   /// Flit width in bits (the contract's format is 32).
   parameter int unsigned FlitW = 32,
-  /// Worm VC (VC 0) buffer depth.
+  /// Worm VC (VC 0 and VC 3) buffer depth.
   parameter int unsigned BufferDepth = 16,
   /// Depth of each sync VC buffer (VC 1, VC 2).
   parameter int unsigned SyncBufferDepth = 4,
@@ -39,11 +45,11 @@ module meshsync_input_port #(
   input  logic                                         cam_hit_i,
   input  logic                                         cam_member_i,
   input  logic                                         cam_transit_i,
-  // Per output port o and VC v (bit o*3+v): a credit is available, or o is Local.
+  // Per output port o and VC v (bit o*4+v): a credit is available, or o is Local.
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_i,
-  // Per output port: the worm VC is free / held by this input.
-  input  logic [meshsync_pkg::NumPorts-1:0]            owner_free_i,
-  input  logic [meshsync_pkg::NumPorts-1:0]            owner_mine_i,
+  // Per output port o and worm VC (bit o*2: VC 0, o*2+1: VC 3): free / held by this input.
+  input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_free_i,
+  input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_mine_i,
   // This cycle's request: one VC's head flit, for an output or the barrier unit (which
   // takes its messages from their arrival on; req_cnt_o is the delay they still have).
   // req_cs_o: the request for the unit is a setup/teardown passing through, whose CS
@@ -52,6 +58,10 @@ module meshsync_input_port #(
   output logic                                         req_consume_o,
   output logic                                         req_cs_o,
   output logic [meshsync_pkg::PortW-1:0]               req_out_o,
+  // The request's flit also goes to Local (absorbed and forwarded), and leaves on
+  // req_out_o as a head (the forwarded worm's new head).
+  output logic                                         req_copy_o,
+  output logic                                         req_promote_o,
   output logic [meshsync_pkg::VcW-1:0]                 req_vc_o,
   output logic [FlitW-1:0]                             req_flit_o,
   output logic [CntW-1:0]                              req_cnt_o,
@@ -62,9 +72,10 @@ module meshsync_input_port #(
   input  logic                                         cs_done_i,
   output logic [meshsync_pkg::NumVcs-1:0]              pop_o,
   output logic [meshsync_pkg::NumVcs-1:0]              full_o,
-  // All three VC buffers are empty.
+  // All four VC buffers are empty.
   output logic                                         idle_o,
-  // Flow-control violation (write into a full VC) or a flit on the wrong VC.
+  // Flow-control violation (write into a full VC), a flit on the wrong VC, or a
+  // multidestination worm with no further destination after absorbing here.
   output logic                                         error_o
 );
 
@@ -80,16 +91,34 @@ module meshsync_input_port #(
   // ---------------------------------------------------------------------------------------
   // Arrival: route and the delay the flit alone implies
   // ---------------------------------------------------------------------------------------
-  logic in_head, in_sync, in_yx, in_control;
-  logic [PortW-1:0] route_port, worm_out_q, worm_out_d, push_out;
+  logic in_head, in_tail, in_sync, in_yx, in_control, in_addr, in_more, in_snake, slot;
+  logic [meshsync_pkg::BaseW-1:0] in_base;
+  logic [PortW-1:0] xy_port, snake_port, route_port, push_out;
   logic [CntW-1:0] push_cnt;
+  // {promote, copy}
+  logic [1:0] push_tag;
   logic [meshsync_pkg::VcW-1:0] expected_vc;
-  logic vc_error;
+  logic vc_error, stray_error;
+  // Per worm VC (slot 0: VC 0, slot 1: VC 3), what the worm now arriving does here: its
+  // output, whether it is absorbed as well, whether the next flit heads it from here.
+  logic [2*PortW-1:0] worm_out_q, worm_out_d;
+  logic [1:0] worm_copy_q, worm_copy_d, worm_promote_q, worm_promote_d;
+  // The arriving flit's slot now, and what it leaves for the flits behind it.
+  logic [PortW-1:0] cur_out, nxt_out;
+  logic cur_copy, cur_promote, nxt_copy, nxt_promote;
 
   assign in_head = in_flit_i[FlitW-1];
+  assign in_tail = in_flit_i[FlitW-2];
   assign in_sync = in_head && in_flit_i[FlitW-3];
   assign in_yx = in_flit_i[meshsync_pkg::RouteBit];
   assign in_control = in_flit_i[meshsync_pkg::TypeLsb + 1];
+  // Address-flit fields; a data flit's bits there are payload, and only a head or the
+  // address flit after an absorbing head are read as addresses.
+  assign in_addr = !in_flit_i[FlitW-3] && in_flit_i[meshsync_pkg::McastBit];
+  assign in_more = in_flit_i[meshsync_pkg::MoreBit];
+  assign in_base = in_flit_i[meshsync_pkg::BaseLsb +: meshsync_pkg::BaseW];
+  assign in_snake = in_addr && (in_base != meshsync_pkg::BaseXY);
+  assign slot = in_vc_i == meshsync_pkg::VcSnake;
 
   meshsync_route u_route (
     .here_x_i (here_x_i),
@@ -97,14 +126,33 @@ module meshsync_input_port #(
     .dest_x_i (in_flit_i[meshsync_pkg::DestXLsb +: CoordW]),
     .dest_y_i (in_flit_i[meshsync_pkg::DestYLsb +: CoordW]),
     .yx_i     (in_yx),
-    .port_o   (route_port)
+    .port_o   (xy_port)
   );
+
+  meshsync_snake_route u_snake_route (
+    .here_x_i (here_x_i),
+    .here_y_i (here_y_i),
+    .dest_x_i (in_flit_i[meshsync_pkg::DestXLsb +: CoordW]),
+    .dest_y_i (in_flit_i[meshsync_pkg::DestYLsb +: CoordW]),
+    .low_i    (in_base == meshsync_pkg::BaseLow),
+    .port_o   (snake_port)
+  );
+
+  assign route_port = in_snake ? snake_port : xy_port;
+
+  assign cur_out = slot ? worm_out_q[PortW +: PortW] : worm_out_q[0 +: PortW];
+  assign cur_copy = slot ? worm_copy_q[1] : worm_copy_q[0];
+  assign cur_promote = slot ? worm_promote_q[1] : worm_promote_q[0];
 
   // Body and tail flits follow their head's output.
   always_comb begin
     push_cnt = CntTrn;
     push_out = route_port;
-    worm_out_d = worm_out_q;
+    push_tag = 2'b00;
+    stray_error = 1'b0;
+    nxt_out = cur_out;
+    nxt_copy = cur_copy;
+    nxt_promote = cur_promote;
     if (in_sync) begin
       if (route_port == meshsync_pkg::PortLocal) begin
         // Setup/teardown end their path in the barrier unit; the others go to the NI
@@ -113,22 +161,63 @@ module meshsync_input_port #(
         push_out = in_control ? meshsync_pkg::OutConsume : meshsync_pkg::PortLocal;
       end
     end else if (in_head) begin
-      if (in_valid_i) worm_out_d = route_port;
+      nxt_out = route_port;
+      // A multidestination head addressed here: absorbed, and forwarded from the next
+      // flit on if more addresses follow.
+      nxt_copy = in_addr && (route_port == meshsync_pkg::PortLocal) && in_more;
+      nxt_promote = nxt_copy;
+    end else if (cur_promote) begin
+      push_tag = 2'b11;
+      nxt_out = route_port;
+      nxt_promote = 1'b0;
+      stray_error = !in_addr || (route_port == meshsync_pkg::PortLocal);
     end else begin
-      push_out = worm_out_q;
+      push_out = cur_out;
+      push_tag = {1'b0, cur_copy};
+    end
+    if (!in_sync && in_tail) begin
+      nxt_copy = 1'b0;
+      nxt_promote = 1'b0;
+    end
+  end
+
+  always_comb begin
+    worm_out_d = worm_out_q;
+    worm_copy_d = worm_copy_q;
+    worm_promote_d = worm_promote_q;
+    if (in_valid_i && !in_sync) begin
+      if (slot) begin
+        worm_out_d[PortW +: PortW] = nxt_out;
+        worm_copy_d[1] = nxt_copy;
+        worm_promote_d[1] = nxt_promote;
+      end else begin
+        worm_out_d[0 +: PortW] = nxt_out;
+        worm_copy_d[0] = nxt_copy;
+        worm_promote_d[0] = nxt_promote;
+      end
     end
   end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      worm_out_q <= meshsync_pkg::PortLocal;
+      worm_out_q <= {2{meshsync_pkg::PortLocal}};
+      worm_copy_q <= '0;
+      worm_promote_q <= '0;
     end else begin
       worm_out_q <= worm_out_d;
+      worm_copy_q <= worm_copy_d;
+      worm_promote_q <= worm_promote_d;
     end
   end
 
-  // Sync messages travel on VC 1 (R = XY) or VC 2 (R = YX), worms on VC 0.
-  assign expected_vc = in_sync ? {1'b0, 1'b1} + {1'b0, in_yx} : meshsync_pkg::VcWorm;
+  // Sync messages travel on VC 1 (R = XY) or VC 2 (R = YX); a worm whose head is an
+  // address flit of a snake base on VC 3, every other worm on VC 0 (a worm's later flits
+  // stay on the VC it arrives on).
+  always_comb begin
+    if (in_sync) expected_vc = {1'b0, 1'b1} + {1'b0, in_yx};
+    else if (in_head) expected_vc = in_snake ? meshsync_pkg::VcSnake : meshsync_pkg::VcWorm;
+    else expected_vc = (in_vc_i == meshsync_pkg::VcSnake) ? meshsync_pkg::VcSnake : meshsync_pkg::VcWorm;
+  end
   assign vc_error = in_valid_i && (in_vc_i != expected_vc);
 
   // ---------------------------------------------------------------------------------------
@@ -160,13 +249,16 @@ module meshsync_input_port #(
   logic [NumVcs-1:0] head_valid, head_ready, head_done, cs_req, overflow, eligible, empty;
   logic [FlitW-1:0] head_flit [NumVcs];
   logic [PortW-1:0] head_out [NumVcs];
+  logic [1:0] head_tag [NumVcs];
   logic [CntW-1:0] head_cnt [NumVcs];
   logic sel_valid;
   logic [meshsync_pkg::VcW-1:0] sel_vc;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
-    localparam int unsigned Depth = (v == 0) ? BufferDepth : SyncBufferDepth;
-    localparam int unsigned VcCntW = (v == 0) ? WormCntW : CntW;
+    localparam bit WormVc = (v == 0) || (v == 3);
+    localparam int unsigned Depth = WormVc ? BufferDepth : SyncBufferDepth;
+    localparam int unsigned VcCntW = WormVc ? WormCntW : CntW;
+    localparam int unsigned Slot = (v == 3) ? 1 : 0;
     logic push, credit, worm_ok, relabel, cs_path;
     logic [VcCntW-1:0] cnt;
     assign push = in_valid_i && (in_vc_i == meshsync_pkg::VcW'(v));
@@ -184,12 +276,13 @@ module meshsync_input_port #(
       .push_flit_i     (in_flit_i),
       .push_cnt_i      (push_cnt[VcCntW-1:0]),
       .push_out_i      (push_out),
+      .push_tag_i      (push_tag),
       .fresh_o         (fresh[v]),
       .fresh_flit_o    (fresh_flit[v]),
       .fresh_out_o     (fresh_out[v]),
-      .fix_out_i       ((v != 0) && fix_out),
+      .fix_out_i       (!WormVc && fix_out),
       .fix_out_port_i  (fix_port),
-      .fix_cnt_i       ((v != 0) && fix_cnt),
+      .fix_cnt_i       (!WormVc && fix_cnt),
       .fix_cnt_value_i (CntTrm[VcCntW-1:0]),
       .relabel_i       (relabel),
       .done_i          (cs_done_i && (sel_vc == meshsync_pkg::VcW'(v))),
@@ -200,6 +293,7 @@ module meshsync_input_port #(
       .head_cnt_o      (cnt),
       .head_flit_o     (head_flit[v]),
       .head_out_o      (head_out[v]),
+      .head_tag_o      (head_tag[v]),
       .full_o          (full_o[v]),
       .empty_o         (empty[v]),
       .overflow_o      (overflow[v])
@@ -207,22 +301,27 @@ module meshsync_input_port #(
     assign head_cnt[v] = CntW'(cnt);
     // A setup/teardown on its way through (sync VCs only; Local and OutConsume are the
     // outputs of messages addressed here).
-    assign cs_path = HasRegs && (v != 0) && head_flit[v][meshsync_pkg::TypeLsb + 1] &&
+    assign cs_path = HasRegs && !WormVc && head_flit[v][meshsync_pkg::TypeLsb + 1] &&
                      (head_out[v] != meshsync_pkg::PortLocal) &&
                      (head_out[v] != meshsync_pkg::OutConsume);
     assign cs_req[v] = head_valid[v] && cs_path && !head_done[v];
 
+    // A worm flit needs its output's worm VC free when it heads the worm there, held
+    // by this input otherwise; a flit absorbed as well needs Local's held by this input
+    // (the absorbed head went there alone).
     always_comb begin
       credit = 1'b0;
-      worm_ok = (v != 0);
+      worm_ok = !WormVc;
       for (int o = 0; o < NumPorts; o++) begin
         if (head_out[v] == PortW'(o)) begin
           credit = credit_ok_i[o * NumVcs + v];
-          if (v == 0) begin
-            worm_ok = head_flit[v][FlitW-1] ? owner_free_i[o] : owner_mine_i[o];
+          if (WormVc) begin
+            worm_ok = (head_flit[v][FlitW-1] || head_tag[v][1]) ? owner_free_i[o*2 + Slot]
+                                                                 : owner_mine_i[o*2 + Slot];
           end
         end
       end
+      if (WormVc && head_tag[v][0]) worm_ok = worm_ok && owner_mine_i[Slot];
       // The barrier unit takes its messages from their arrival on.
       eligible[v] = (head_valid[v] && (head_out[v] == meshsync_pkg::OutConsume)) || cs_req[v] ||
                     (head_ready[v] && credit && worm_ok && !(cs_path && !head_done[v]));
@@ -230,7 +329,8 @@ module meshsync_input_port #(
   end
 
   logic unused_fresh;
-  assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0], fresh_msg};
+  assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0], fresh[3], fresh_flit[3],
+                         fresh_out[3], fresh_msg};
 
   meshsync_input_arbiter u_arbiter (
     .clk_i       (clk_i),
@@ -245,12 +345,14 @@ module meshsync_input_port #(
   assign req_vc_o = sel_vc;
   assign req_flit_o = head_flit[sel_vc];
   assign req_out_o = head_out[sel_vc];
+  assign req_copy_o = head_tag[sel_vc][0];
+  assign req_promote_o = head_tag[sel_vc][1];
   assign req_cnt_o = head_cnt[sel_vc];
   assign req_cs_o = sel_valid && cs_req[sel_vc];
   assign req_consume_o = sel_valid && ((head_out[sel_vc] == meshsync_pkg::OutConsume) ||
                                        cs_req[sel_vc]);
 
   assign idle_o = &empty;
-  assign error_o = vc_error || (|overflow);
+  assign error_o = vc_error || (|overflow) || (in_valid_i && stray_error);
 
 endmodule

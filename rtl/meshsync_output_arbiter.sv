@@ -1,7 +1,8 @@
 // A round-robin arbiter with its pointer. Output arbitration of one output port (contract
 // step 7: requesters 0..4 are the input ports, 5 the barrier emitter), and the barrier
 // unit's choice among the inputs (step 5). The scan starts at the pointer and wraps; the
-// first requester found wins and the pointer becomes winner + 1 (mod NumReq).
+// first requester found wins and the pointer becomes winner + 1 (mod NumReq), unless the
+// grant is withdrawn (keep_i = 0: a flit that needs a second output did not get it).
 module meshsync_output_arbiter #(
   /// Requesters.
   parameter int unsigned NumReq = 9
@@ -9,6 +10,7 @@ module meshsync_output_arbiter #(
   input  logic                              clk_i,
   input  logic                              rst_ni,
   input  logic [NumReq-1:0]                 req_i,
+  input  logic                              keep_i,
   output logic                              gnt_valid_o,
   output logic [$clog2(NumReq)-1:0]         gnt_idx_o
 );
@@ -31,7 +33,7 @@ module meshsync_output_arbiter #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rr_q <= '0;
-    end else if (gnt_valid_o) begin
+    end else if (gnt_valid_o && keep_i) begin
       rr_q <= rr_next;
     end
   end

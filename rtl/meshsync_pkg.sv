@@ -11,7 +11,7 @@ package meshsync_pkg;
   // Ports, in the normative index order: round-robin order of both arbiters and the order
   // in which the barrier unit takes messages within a cycle.
   localparam int unsigned NumPorts = 5;
-  localparam int unsigned NumVcs = 3;
+  localparam int unsigned NumVcs = 4;
   localparam int unsigned PortW = 3;
   localparam int unsigned VcW = 2;
   localparam logic [2:0] PortLocal = 3'd0;
@@ -22,8 +22,11 @@ package meshsync_pkg;
   // Not a port: the input buffer entry is taken by the barrier unit.
   localparam logic [2:0] OutConsume = 3'd5;
 
-  // VC 0 carries worms (XY), VC 1 sync messages with R = XY, VC 2 with R = YX.
+  // VC 0 carries XY worms (ordinary messages, CP's multidestination worms), VC 1 sync
+  // messages with R = XY, VC 2 with R = YX, VC 3 multidestination worms routed in the
+  // snake subnetworks (docs/deadlock.md).
   localparam logic [1:0] VcWorm = 2'd0;
+  localparam logic [1:0] VcSnake = 2'd3;
 
   // Flit format. Bits FlitW-1..FlitW-3 are head, tail, sync (31..29 for the 32-bit flit
   // of the contract); the fields of a head or sync flit sit at fixed low positions.
@@ -37,6 +40,14 @@ package meshsync_pkg;
   localparam int unsigned TypeLsb = 26;
   localparam int unsigned TypeW = 2;
   localparam int unsigned RouteBit = 28;
+  // Address flits of a multidestination worm (head and the address flits behind it).
+  localparam int unsigned McastBit = 27;
+  localparam int unsigned BaseLsb = 25;
+  localparam int unsigned BaseW = 2;
+  localparam int unsigned MoreBit = 24;
+  localparam logic [1:0] BaseXY = 2'd0;
+  localparam logic [1:0] BaseHigh = 2'd1;
+  localparam logic [1:0] BaseLow = 2'd2;
   // Fields below the three flag bits, common to every flit width >= 32.
   localparam int unsigned FieldsW = 29;
 

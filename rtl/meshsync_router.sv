@@ -1,6 +1,7 @@
-// meshsync router: five ports (Local, +X, -X, +Y, -Y), three VCs per port, credit flow
-// control, dimension-order routing (XY for worms, XY or YX for sync messages) and the
-// barrier unit with its register file. Cycle for cycle the C++ RouterCore
+// meshsync router: five ports (Local, +X, -X, +Y, -Y), four VCs per port, credit flow
+// control, dimension-order routing (XY for worms, XY or YX for sync messages), snake
+// routing and absorb-and-forward for multidestination worms, and the barrier unit with
+// its register file. Cycle for cycle the C++ RouterCore
 // (model/core/router_core.cpp); the contract is docs/microarchitecture.md, the module map
 // docs/rtl.md.
 //
@@ -20,7 +21,7 @@ module meshsync_router #(
   parameter int unsigned MeshH = 8,
   /// Flit width: the contract's 32-bit format (head, tail, sync, R, type, gid, data, dest).
   parameter int unsigned FlitW = 32,
-  /// Worm VC (VC 0) input buffer depth, and the credits of each output's VC 0.
+  /// Worm VC (VC 0 and VC 3) input buffer depth, and the credits of each output's VC 0 and 3.
   parameter int unsigned BufferDepth = 16,
   /// Depth of each sync VC input buffer (VC 1, VC 2), and their credits.
   parameter int unsigned SyncBufferDepth = 4,
@@ -52,7 +53,7 @@ module meshsync_router #(
   output logic [meshsync_pkg::NumPorts-1:0]                      out_valid_o,
   output logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]    out_vc_o,
   output logic [meshsync_pkg::NumPorts*FlitW-1:0]                out_flit_o,
-  // Credits, bit p*3+v. The Local bits of credit_out_o are 0 and of credit_in_i unused.
+  // Credits, bit p*4+v. The Local bits of credit_out_o are 0 and of credit_in_i unused.
   output logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_out_o,
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_in_i,
   // Software register port (from the NI).
@@ -110,8 +111,9 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   logic [NumPorts*NumVcs-1:0] credit_ok, send;
   logic [NumPorts-1:0] credit_error;
-  logic [NumPorts-1:0] owner_valid_q, owner_valid_d;
-  logic [NumPorts*PortW-1:0] owner_q, owner_d;
+  // Per output o and worm VC (index o*2: VC 0, o*2+1: VC 3): held by an input, which.
+  logic [NumPorts*2-1:0] owner_valid_q, owner_valid_d;
+  logic [NumPorts*2*PortW-1:0] owner_q, owner_d;
 
   // The NI always accepts: Local has no counters.
   assign credit_ok[NumVcs-1:0] = '1;
@@ -140,6 +142,7 @@ module meshsync_router #(
   // Input ports
   // ---------------------------------------------------------------------------------------
   logic [NumPorts-1:0] req_valid, req_consume, req_cs, in_gnt, in_error, in_idle, take, relabel;
+  logic [NumPorts-1:0] req_copy, req_promote;
   logic [NumPorts-1:0] cs_done;
   logic [NumPorts*PortW-1:0] req_out;
   logic [NumPorts*VcW-1:0] req_vc;
@@ -150,7 +153,7 @@ module meshsync_router #(
   for (genvar i = 0; i < NumPorts; i++) begin : gen_input
     logic cam_hit, hit_member, hit_transit;
     logic [GidW-1:0] fresh_gid;
-    logic [NumPorts-1:0] owner_free, owner_mine;
+    logic [NumPorts*2-1:0] owner_free, owner_mine;
 
     // CAM lookup of the sync message that arrived this cycle, in the registers as they
     // are at its start (GIDs are unique among valid entries).
@@ -168,9 +171,9 @@ module meshsync_router #(
       end
     end
 
-    for (genvar o = 0; o < NumPorts; o++) begin : gen_owner
-      assign owner_free[o] = !owner_valid_q[o];
-      assign owner_mine[o] = owner_valid_q[o] && (owner_q[o*PortW +: PortW] == PortW'(i));
+    for (genvar k = 0; k < NumPorts*2; k++) begin : gen_owner
+      assign owner_free[k] = !owner_valid_q[k];
+      assign owner_mine[k] = owner_valid_q[k] && (owner_q[k*PortW +: PortW] == PortW'(i));
     end
 
     meshsync_input_port #(
@@ -200,6 +203,8 @@ module meshsync_router #(
       .req_consume_o (req_consume[i]),
       .req_cs_o      (req_cs[i]),
       .req_out_o     (req_out[i*PortW +: PortW]),
+      .req_copy_o    (req_copy[i]),
+      .req_promote_o (req_promote[i]),
       .req_vc_o      (req_vc[i*VcW +: VcW]),
       .req_flit_o    (req_flit[i*FlitW +: FlitW]),
       .req_cnt_o     (req_cnt[i*CntW +: CntW]),
@@ -380,6 +385,7 @@ module meshsync_router #(
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .req_i       (req_valid & req_consume),
+      .keep_i      (1'b1),
       .gnt_valid_o (unit_valid),
       .gnt_idx_o   (unit_sel)
     );
@@ -408,14 +414,23 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   // Output arbitration, crossbar
   // ---------------------------------------------------------------------------------------
-  logic [NumPorts-1:0] gnt_valid;
+  // The four links are arbitrated first. A flit absorbed and forwarded (req_copy) then
+  // asks for Local only if it won its link, and leaves only if it wins Local too: a link
+  // it won alone stays idle and keeps its pointer (contract step 7).
+  logic [NumPorts-1:0] gnt_valid, gnt_keep, gnt_used;
   logic [NumPorts*IdxW-1:0] gnt_idx;
+  // The links' grants (outputs 1-4) and Local's, kept apart: Local's requests depend on
+  // the links' grants.
+  logic [NumPorts-1:1] link_valid;
+  logic [NumPorts*IdxW-1:IdxW] link_idx;
+  logic local_valid;
+  logic [IdxW-1:0] local_idx;
+  logic [NumPorts-1:0] won_link;  // per input: its request's link granted to it
 
-  for (genvar o = 0; o < NumPorts; o++) begin : gen_output
+  for (genvar o = 1; o < NumPorts; o++) begin : gen_link_output
     logic [NumReq-1:0] req;
     for (genvar i = 0; i < NumPorts; i++) begin : gen_req_input
-      assign req[i] = req_valid[i] && !req_consume[i] &&
-                      (req_out[i*PortW +: PortW] == PortW'(o));
+      assign req[i] = req_valid[i] && !req_consume[i] && (req_out[i*PortW +: PortW] == PortW'(o));
     end
     if (NumRegs > 0) begin : gen_req_emitter
       assign req[NumPorts] = offer[o];
@@ -427,45 +442,99 @@ module meshsync_router #(
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .req_i       (req),
-      .gnt_valid_o (gnt_valid[o]),
-      .gnt_idx_o   (gnt_idx[o*IdxW +: IdxW])
+      .keep_i      (gnt_keep[o]),
+      .gnt_valid_o (link_valid[o]),
+      .gnt_idx_o   (link_idx[o*IdxW +: IdxW])
     );
   end
 
-  // Grants back to the requesters.
+  always_comb begin
+    won_link = '0;
+    for (int i = 0; i < NumPorts; i++) begin
+      for (int o = 1; o < NumPorts; o++) begin
+        if (link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))) won_link[i] = 1'b1;
+      end
+    end
+  end
+
+  if (1) begin : gen_local_output
+    logic [NumReq-1:0] req;
+    for (genvar i = 0; i < NumPorts; i++) begin : gen_req_input
+      assign req[i] = req_valid[i] && !req_consume[i] &&
+                      (req_copy[i] ? won_link[i]
+                                   : (req_out[i*PortW +: PortW] == meshsync_pkg::PortLocal));
+    end
+    if (NumRegs > 0) begin : gen_req_emitter
+      assign req[NumPorts] = offer[0];
+    end
+
+    meshsync_output_arbiter #(
+      .NumReq (NumReq)
+    ) u_arbiter (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_i       (req),
+      .keep_i      (gnt_keep[0]),
+      .gnt_valid_o (local_valid),
+      .gnt_idx_o   (local_idx)
+    );
+  end
+
+  assign gnt_valid = {link_valid, local_valid};
+  assign gnt_idx = {link_idx, local_idx};
+
+  // A link granted to an absorbing flit that lost Local is withdrawn.
+  always_comb begin
+    gnt_keep = '1;
+    for (int o = 1; o < NumPorts; o++) begin
+      for (int i = 0; i < NumPorts; i++) begin
+        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_copy[i] &&
+            !(local_valid && (local_idx == IdxW'(i)))) begin
+          gnt_keep[o] = 1'b0;
+        end
+      end
+    end
+  end
+  assign gnt_used = gnt_valid & gnt_keep;
+
+  // Grants back to the requesters: one pop per input, whatever it sent to.
   always_comb begin
     in_gnt = take;
     offer_gnt = '0;
     for (int o = 0; o < NumPorts; o++) begin
       for (int i = 0; i < NumPorts; i++) begin
-        if (gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i))) in_gnt[i] = 1'b1;
+        if (gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i))) in_gnt[i] = 1'b1;
       end
-      if (gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(NumPorts))) offer_gnt[o] = 1'b1;
+      if (gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(NumPorts))) offer_gnt[o] = 1'b1;
     end
   end
 
 `ifndef SYNTHESIS
   // Assertion: flit conservation. Every input pops at most one flit a cycle, and every
-  // flit popped leaves through exactly one output or is taken by the barrier unit: the
-  // pops equal the outputs won by inputs plus the unit's takes.
+  // flit popped leaves through exactly one output, or through a link and Local (absorbed
+  // and forwarded), or is taken by the barrier unit.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      int pops, sent, taken;
+      int pops, sent, taken, copies;
       pops = 0;
       sent = 0;
       taken = 0;
+      copies = 0;
       for (int i = 0; i < NumPorts; i++) begin
         pops += int'($countones(pop[i*NumVcs +: NumVcs]));
         taken += int'(take[i]);
+        copies += int'(in_gnt[i] && req_copy[i]);
         assert ($countones(pop[i*NumVcs +: NumVcs]) <= 1);
       end
       for (int o = 0; o < NumPorts; o++) begin
-        sent += int'(gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] < IdxW'(NumPorts)));
+        sent += int'(gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] < IdxW'(NumPorts)));
       end
-      assert (pops == sent + taken);
+      assert (pops == sent + taken - copies);
     end
   end
 `endif
+
+  logic [NumPorts*FlitW-1:0] xbar_flit;
 
   meshsync_crossbar #(
     .FlitW      (FlitW),
@@ -476,12 +545,25 @@ module meshsync_router #(
     .in_vc_i     (req_vc),
     .em_flit_i   (offer_flit),
     .em_vc_i     (offer_vc),
-    .gnt_valid_i (gnt_valid),
+    .gnt_valid_i (gnt_used),
     .gnt_idx_i   (gnt_idx),
     .out_valid_o (out_valid_o),
     .out_vc_o    (out_vc_o),
-    .out_flit_o  (out_flit_o)
+    .out_flit_o  (xbar_flit)
   );
+
+  // The address flit behind an absorbed head leaves on its link as the forwarded worm's
+  // head; its copy to Local stays as it came.
+  always_comb begin
+    out_flit_o = xbar_flit;
+    for (int o = 1; o < NumPorts; o++) begin
+      for (int i = 0; i < NumPorts; i++) begin
+        if ((gnt_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_promote[i]) begin
+          out_flit_o[o*FlitW + FlitW - 1] = 1'b1;
+        end
+      end
+    end
+  end
 
   // ---------------------------------------------------------------------------------------
   // What leaving flits change: credits, worm VC owners
@@ -498,10 +580,13 @@ module meshsync_router #(
           end
         end
         // A worm that an input wins holds the output's worm VC until its tail.
-        if ((gnt_idx[o*IdxW +: IdxW] < IdxW'(NumPorts)) &&
-            (out_vc_o[o*VcW +: VcW] == meshsync_pkg::VcWorm)) begin
-          owner_valid_d[o] = !out_flit_o[o*FlitW + FlitW - 2];
-          owner_d[o*PortW +: PortW] = PortW'(gnt_idx[o*IdxW +: IdxW]);
+        if (gnt_idx[o*IdxW +: IdxW] < IdxW'(NumPorts)) begin
+          for (int k = 0; k < 2; k++) begin
+            if (out_vc_o[o*VcW +: VcW] == ((k == 0) ? meshsync_pkg::VcWorm : meshsync_pkg::VcSnake)) begin
+              owner_valid_d[o*2 + k] = !out_flit_o[o*FlitW + FlitW - 2];
+              owner_d[(o*2 + k)*PortW +: PortW] = PortW'(gnt_idx[o*IdxW +: IdxW]);
+            end
+          end
         end
       end
     end

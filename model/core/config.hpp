@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "flit.hpp"
 #include "geometry.hpp"
 
 namespace meshsync {
@@ -41,6 +42,9 @@ struct RouterParams {
   // channels, and every input link ejects on a channel of its own, so an absorbing
   // multidestination worm never waits for another one at the NI (docs/deadlock.md).
   std::uint32_t ni_ports = 1;
+
+  // Depth of VC `vc`'s input buffer (and the credits of that VC on a link).
+  std::uint32_t depth(int vc) const { return is_worm_vc(vc) ? buffer_depth : sync_buffer_depth; }
 };
 
 struct NetworkConfig {

@@ -57,8 +57,7 @@ void NetworkCore::mark_external_due(NodeId n) {
 
 void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel) {
   if (ExternalRouter* x = ext(node)) {
-    if (f.mcast || channel != 0)
-      throw ConfigError("multidestination worms and all-port NIs are not in the RTL router yet");
+    if (channel != 0) throw ConfigError("the RTL router has a one-port NI only");
     schedule_external(node, x->inject(f, cycle));
     return;
   }

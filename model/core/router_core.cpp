@@ -19,9 +19,7 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
       in_(all_port_ ? kMaxInputs : kPorts),
       regs_(cfg.router.barrier_registers),
       batches_(cfg.router.barrier_registers) {
-  const auto depth = [&](int v) {
-    return is_worm_vc(v) ? cfg.router.buffer_depth : cfg.router.sync_buffer_depth;
-  };
+  const auto depth = [&](int v) { return cfg.router.depth(v); };
   for (auto& port : in_)
     for (int v = 0; v < kVcs; ++v) port[v].set_capacity(depth(v));
   std::uint32_t slots = 0;

@@ -60,7 +60,7 @@ ModelPorts model_ports(const RouterCore& core, RegOp op, bool reg_ok, const Netw
   p.reg_op = op;
   p.reg_ok = reg_ok;
   for (int v = 0; v < kRtlVcs; ++v) {
-    const std::uint32_t depth = v == kWormVc ? cfg.router.buffer_depth : cfg.router.sync_buffer_depth;
+    const std::uint32_t depth = cfg.router.depth(v);
     p.local_fits[v] = core.buffered(Port::Local, v) < depth;
   }
   return p;

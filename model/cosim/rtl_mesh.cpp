@@ -208,27 +208,42 @@ class RtlSite final : public ExternalRouter {
                           " " + diff);
   }
 
+  // The model flit behind output `o`'s bits. A flit popped this cycle may leave twice
+  // (absorbed and forwarded: on a link, as a head if it heads the forwarded worm, and to
+  // Local), so a match does not use it up.
   Flit match(int o, const RtlOutputs& out, std::array<std::optional<Flit>, kPorts>& popped,
              std::uint64_t c) {
     const std::uint32_t bits = out.out_flit[o];
     const int vc = out.out_vc[o] % kRtlVcs;
     const bool head = flit_format::kHead.get(bits), tail = flit_format::kTail.get(bits);
-    // Body flits carry no address: they follow their head's input (the worm VC lock).
+    const auto as_sent = [&](Flit f) {
+      if (head && f.addr && !f.head) f.head = true;  // the forwarded worm's new head
+      return f;
+    };
+    const auto sends = [&](const std::optional<Flit>& f) {
+      return f && f->vc() == vc && encode_flit(as_sent(*f), mesh_) == bits;
+    };
+    // Flits after a head carry no address: they follow their head's input (the worm VC
+    // lock).
     std::optional<int> from;
-    if (vc == kWormVc && !head) {
-      from = worm_from_[o];
+    if (is_worm_vc(vc) && !head) {
+      from = worm_from_[o][vc == kSnakeVc];
     } else {
       for (int p = 1; p < kPorts && !from; ++p)
-        if (popped[p] && popped[p]->vc() == vc && encode_flit(*popped[p], mesh_) == bits) from = p;
-      if (!from && !inside_[0][vc].empty() && encode_flit(inside_[0][vc].front(), mesh_) == bits) from = 0;
+        if (sends(popped[p])) from = p;
+      if (!from && !popped[0] && !inside_[0][vc].empty() && sends(inside_[0][vc].front())) {
+        popped[0] = inside_[0][vc].front();
+        inside_[0][vc].pop_front();
+      }
+      if (!from && sends(popped[0])) from = 0;
+    }
+    if (from == 0 && !popped[0] && !inside_[0][vc].empty()) {
+      popped[0] = inside_[0][vc].front();
+      inside_[0][vc].pop_front();
     }
     std::optional<Flit> f;
-    if (from && *from > 0 && popped[*from]) {
-      f = popped[*from];
-      popped[*from].reset();
-    } else if (from && *from == 0 && !inside_[0][vc].empty()) {
-      f = inside_[0][vc].front();
-      inside_[0][vc].pop_front();
+    if (from && popped[*from]) {
+      f = as_sent(*popped[*from]);
     } else if (is_sync_head(bits)) {
       return decode_sync(bits, mesh_, id_);  // made by the barrier unit
     }
@@ -236,7 +251,7 @@ class RtlSite final : public ExternalRouter {
       throw LockstepError("RTL router " + where(mesh_, id_) + " sent " + describe_flit(bits) +
                           " on port " + port_label(o) + " in cycle " + std::to_string(c) +
                           ", a flit no input holds");
-    if (vc == kWormVc) worm_from_[o] = tail ? -1 : *from;
+    if (is_worm_vc(vc)) worm_from_[o][vc == kSnakeVc] = tail ? -1 : *from;
     return *f;
   }
 
@@ -253,7 +268,12 @@ class RtlSite final : public ExternalRouter {
   RegOp op_ = RegOp::None;
   bool reg_ok_ = false;
   std::array<std::array<std::deque<Flit>, kRtlVcs>, kPorts> inside_;
-  std::array<int, kPorts> worm_from_{-1, -1, -1, -1, -1};  // input holding each output's worm
+  // Input holding each output's worm VCs (VC 0, VC 3).
+  std::array<std::array<int, 2>, kPorts> worm_from_ = [] {
+    std::array<std::array<int, 2>, kPorts> a{};
+    for (auto& o : a) o.fill(-1);
+    return a;
+  }();
   RtlInputs in_;
   std::array<std::optional<Flit>, kPorts> arriving_;
   bool presented_ = false;

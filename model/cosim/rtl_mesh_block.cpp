@@ -342,7 +342,7 @@ void RtlMeshBlock::compare(std::uint64_t c, const std::vector<Ejection>& rtl) {
   for (int n = 0; n < mesh_.nodes(); ++n) {
     const RouterCore& core = shadow_->router(static_cast<NodeId>(n));
     for (int v = 0; v < kRtlVcs; ++v) {
-      const std::uint32_t depth = v == kWormVc ? cfg.router.buffer_depth : cfg.router.sync_buffer_depth;
+      const std::uint32_t depth = cfg.router.depth(v);
       const bool fits = core.buffered(Port::Local, v) < depth;
       if (fits != block_->local_ready(n, v))
         differ(c, static_cast<NodeId>(n), "local_ready VC " + std::to_string(v) + ": expected " +

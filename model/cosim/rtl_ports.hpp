@@ -15,11 +15,9 @@
 
 namespace meshsync::rtl {
 
-// Virtual channels of the RTL router: the worm VC and the two sync VCs. The snake VC of
-// multidestination worms (kSnakeVc) is not in the RTL yet; runs that need it refuse RTL
-// routers (docs/cosim.md).
-inline constexpr int kRtlVcs = 3;
-static_assert(kSnakeVc == kRtlVcs, "the RTL's VCs are the model's first ones");
+// Virtual channels of the RTL router: all of the model's (the worm VC, two sync VCs and
+// the snake VC of multidestination worms).
+inline constexpr int kRtlVcs = kVcs;
 
 // Parameters a Verilated configuration was built with (they are Verilog parameters, so
 // fixed when the model is built; rtl/configurations.txt names the configurations). The

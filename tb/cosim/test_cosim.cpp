@@ -1,15 +1,18 @@
 // The RTL router in the mesh (Verilator --sc): lockstep of every router of a 4x4 mesh
-// under random unicast traffic and concurrent barriers, an all-RTL 8x8 mesh giving the
+// under random unicast traffic, multidestination worms and concurrent barriers, an all-RTL 8x8 mesh giving the
 // model's latencies, and a broken RTL copy that lockstep must catch.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 
 #include "Vrouter_sc_broken.h"
+#include "model/core/packet.hpp"
 #include "model/core/random.hpp"
 #include "model/core/traffic.hpp"
 #include "model/cosim/rtl_mesh.hpp"
 #include "support/sim_helpers.hpp"
+#include "sw/collective/path_multicast.hpp"
 #include "sw/runtime/communicator.hpp"
 
 using namespace meshsync;
@@ -36,7 +39,37 @@ struct MixedRun {
   std::uint64_t router_cycles = 0;  // RTL router cycles evaluated and compared
   std::uint64_t packets = 0;
   std::uint64_t barriers = 0;
+  std::uint64_t multicast_worms = 0;
 };
+
+// Multidestination worms of every algorithm's plan (all steps sent at once: the routers
+// are under test, not the software's timing), one multicast every few hundred cycles.
+void multicast_worms(Machine& m, std::uint64_t cycles, std::uint64_t seed, MixedRun& out) {
+  MeshSystem& sys = m.mesh();
+  const MeshShape& mesh = sys.mesh();
+  Random r(seed * 104729);
+  while (sys.now_cycle() < cycles) {
+    wait_cycles(100 + r.below(300));
+    const auto src = static_cast<NodeId>(r.below(static_cast<std::uint64_t>(mesh.nodes())));
+    std::vector<NodeId> dests;
+    while (dests.size() < 5) {
+      const auto d = static_cast<NodeId>(r.below(static_cast<std::uint64_t>(mesh.nodes())));
+      if (d != src && std::find(dests.begin(), dests.end(), d) == dests.end()) dests.push_back(d);
+    }
+    const MulticastPlan plan = plan_multicast(kAllMulticastAlgorithms[r.below(4)], mesh, src, dests);
+    for (const MulticastStep& step : plan.steps)
+      for (const Worm& w : step.worms) {
+        const WormBase base = w.xy ? WormBase::XY
+                              : w.subnetwork == Subnetwork::High ? WormBase::High : WormBase::Low;
+        const std::uint64_t id = sys.core().new_packet_id(), at = sys.now_cycle() + 1;
+        const auto flits = make_multicast_worm(id, step.sender, w.dests, base, 6, at);
+        sys.scoreboard().expect_multicast(id, step.sender, w.dests,
+                                          static_cast<std::uint16_t>(flits.size()), at);
+        for (const Flit& f : flits) sys.inject(step.sender, f, at);
+        ++out.multicast_worms;
+      }
+  }
+}
 
 // Random unicast traffic plus `groups` communicators (BTM and CS) each running barriers
 // at random times for as long as the traffic runs, every router in lockstep.
@@ -67,6 +100,7 @@ MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const st
     comms.push_back(m.groups().create(mesh, members, g == 2 ? BarrierScheme::CS : BarrierScheme::BTM));
   }
   MixedRun out;
+  m.spawn("multicast", [&] { multicast_worms(m, traffic_cycles, seed, out); });
   for (const Communicator& c : comms)
     for (const TreeNode& t : c.members()) {
       m.spawn("", [&, c, node = t.node] {
@@ -85,6 +119,8 @@ MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const st
   m.run();
   REQUIRE(gen.finished());
   REQUIRE(gen.scoreboard().errors().empty());
+  REQUIRE(m.mesh().scoreboard().errors().empty());
+  REQUIRE(m.mesh().scoreboard().in_flight() == 0);
   out.cycles = m.now();
   out.router_cycles = rtl.cycles_compared();
   out.packets = gen.result().packets_delivered;
@@ -93,12 +129,14 @@ MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const st
 
 }  // namespace
 
-TEST_CASE("cosim: every router of a 4x4 mesh in lockstep for 100,000 cycles of traffic and barriers",
+TEST_CASE("cosim: every router of a 4x4 mesh in lockstep for 100,000 cycles of traffic, multicasts and barriers",
           "[cosim][lockstep]") {
   const MixedRun r = run_mixed(MeshShape{4, 4}, 100000, "", 1);
   INFO("cycles " << r.cycles << ", router-cycles compared " << r.router_cycles << ", packets "
-                 << r.packets << ", barriers " << r.barriers);
+                 << r.packets << ", barriers " << r.barriers << ", multidestination worms "
+                 << r.multicast_worms);
   CHECK(r.cycles >= 100000);
+  CHECK(r.multicast_worms > 300);
   CHECK(r.packets > 10000);
   CHECK(r.barriers > 3 * 250);
   // A router is evaluated and compared in every cycle where it holds a flit or receives

@@ -54,7 +54,7 @@ class Lockstep {
   RouterCore& model() { return *model_; }
   const RtlParams& params() const { return rtl_->params(); }
   std::uint32_t depth(int vc) const {
-    return vc == kWormVc ? cfg_.router.buffer_depth : cfg_.router.sync_buffer_depth;
+    return cfg_.router.depth(vc);
   }
 
   // The model's cycle. Call exactly once before each apply().

@@ -8,14 +8,18 @@
 #include <sstream>
 #include <vector>
 
+#include "model/core/packet.hpp"
 #include "model/core/random.hpp"
+#include "model/core/snake.hpp"
 
 namespace meshsync::rtl {
 
 std::string BenchStats::summary() const {
   std::ostringstream s;
   s << cycles << " cycles, " << flits_compared << " flits and " << credits_compared
-    << " credits compared, " << idle_cycles << " idle cycles; " << worms << " worms, " << sync_messages << " sync messages; "
+    << " credits compared, " << idle_cycles << " idle cycles; " << worms << " worms, "
+    << multicast_worms << " multidestination worms (" << absorbed << " absorbed here), "
+    << sync_messages << " sync messages; "
     << programs_ok << " programs ok, " << programs_failed << " failed, " << frees
     << " frees (" << early_frees << " early, " << aborts << " mid-epoch); " << epochs
     << " epochs in hardware";
@@ -184,6 +188,7 @@ class Bench {
   void generate_traffic(std::uint64_t) {
     for (int p = 0; p < kPorts; ++p) {
       if (q_[p][0].size() < 4 && chance(opt_.worm_rate)) queue_worm(p);
+      if (q_[p][kSnakeVc].size() < 4 && chance(opt_.mcast_rate)) queue_multicast(p);
       if (chance(opt_.sync_rate)) queue_other_sync(p);
     }
   }
@@ -209,6 +214,46 @@ class Bench {
       q_[p][0].push_back(f);
     }
     ++stats_.worms;
+  }
+
+  // A multidestination worm as it would reach this router on input `p`: its addresses
+  // are still to visit in order, so in Hu (Hl) every address after the first one here
+  // has a higher (lower) label than this router; with XY base any order routes.
+  void queue_multicast(int p) {
+    const MeshShape& mesh = ls_.mesh();
+    const WormBase base = static_cast<WormBase>(uniform(0, 2));
+    const int here = snake_label(mesh, ls_.where());
+    const auto ahead = [&](NodeId n) {
+      const int l = snake_label(mesh, mesh.coord(n));
+      return base == WormBase::XY || (base == WormBase::High ? l > here : l < here);
+    };
+    std::vector<NodeId> dests;
+    if (chance(0.5)) {
+      dests.push_back(ls_.self());
+      ++stats_.absorbed;
+    }
+    const auto k = static_cast<std::size_t>(uniform(1, 3));
+    for (int tries = 0; dests.size() < k + (dests.empty() ? 0 : 1) && tries < 50; ++tries) {
+      const NodeId n = random_other_node();
+      if (ahead(n) && std::find(dests.begin(), dests.end(), n) == dests.end()) dests.push_back(n);
+    }
+    if (dests.empty()) return;
+    // Snake worms visit their destinations in label order (the router needs only that
+    // each is ahead of the routers before it).
+    if (base != WormBase::XY) {
+      const auto first = dests.begin() + (dests[0] == ls_.self() ? 1 : 0);
+      std::sort(first, dests.end(), [&](NodeId a, NodeId b) {
+        const int la = snake_label(mesh, mesh.coord(a)), lb = snake_label(mesh, mesh.coord(b));
+        return base == WormBase::High ? la < lb : la > lb;
+      });
+    }
+    const auto data = static_cast<std::uint16_t>(uniform(1, 12));
+    ++worm_id_;
+    for (Flit f : make_multicast_worm(worm_id_, 0, dests, base, data, 0)) {
+      if (!f.addr) f.payload = static_cast<std::uint32_t>(rng_.bits());
+      q_[p][f.vc()].push_back(f);
+    }
+    ++stats_.multicast_worms;
   }
 
   void queue_other_sync(int p) {

@@ -6,7 +6,9 @@
 //     their R bit;
 //   - downstream: every flit on a non-Local output is freed after a delay (sometimes a long
 //     stall) and its credit returned, one credit per (port, VC) and cycle;
-//   - traffic: worms of 1 to 24 flits to any node, sync messages of all four types passing
+//   - traffic: worms of 1 to 24 flits to any node; multidestination worms (XY, Hu, Hl) of
+//     1 to 4 addresses and 1 to 12 data flits, absorbed here or passing through, with
+//     random data bits (which must not be read as addresses); sync messages of all four types passing
 //     through (XY and YX, with and without CS transit entries) or addressed to this router;
 //   - groups: "players" program barrier registers through the software port (BTM with up
 //     to four neighbour children, CS with up to MaxChildren children), run reduction and
@@ -31,6 +33,7 @@ struct BenchOptions {
   int link_delay = 3;       // minimum cycles a flit occupies the downstream buffer
   double load = 0.5;        // probability that an input port presents a flit it could send
   double worm_rate = 0.04;  // per port and cycle: a new worm is queued
+  double mcast_rate = 0.02; // per port and cycle: a new multidestination worm is queued
   double sync_rate = 0.02;  // per port and cycle: a sync message not played by a group
   int players = 6;          // groups played at this router
   bool stalls = true;       // downstream ports stall now and then
@@ -42,6 +45,8 @@ struct BenchStats {
   std::uint64_t credits_compared = 0;
   std::uint64_t idle_cycles = 0;   // cycles in which model and RTL both said idle
   std::uint64_t worms = 0;
+  std::uint64_t multicast_worms = 0;
+  std::uint64_t absorbed = 0;      // multidestination worms with this router among their destinations
   std::uint64_t sync_messages = 0;
   std::uint64_t programs_ok = 0;
   std::uint64_t programs_failed = 0;

@@ -86,3 +86,21 @@ TEST_CASE("lockstep: the checker finds a broken output arbiter", "[lockstep][bro
   CHECK(r.mismatch.find("actual") != std::string::npos);
   WARN("broken arbiter detected after " << r.stats.cycles << " cycles: " << r.mismatch);
 }
+
+TEST_CASE("lockstep: the checker finds broken absorb-and-forward of multidestination worms",
+          "[lockstep][broken][multicast]") {
+  // Mutants of tb/rtl/CMakeLists.txt: the forwarded worm's head bit is lost; a link won
+  // by a flit that then lost Local still moves its round-robin pointer.
+  for (const char* mutant : {"forward-no-head", "withdrawn-grant"}) {
+    BenchOptions opt;
+    opt.cycles = 100000;
+    opt.seed = 16;
+    opt.mcast_rate = 0.05;
+    opt.load = 0.8;
+    const BenchResult r = run_random_bench(make_rtl_router(mutant), opt);
+    INFO(mutant << ": " << r.stats.summary());
+    REQUIRE_FALSE(r.ok);
+    CHECK(r.mismatch.find("cycle ") == 0);
+    WARN("mutant " << mutant << " found after " << r.stats.cycles << " cycles: " << r.mismatch);
+  }
+}

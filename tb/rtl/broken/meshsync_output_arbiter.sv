@@ -8,6 +8,7 @@ module meshsync_output_arbiter #(
   input  logic                              clk_i,
   input  logic                              rst_ni,
   input  logic [NumReq-1:0]                 req_i,
+  input  logic                              keep_i,
   output logic                              gnt_valid_o,
   output logic [$clog2(NumReq)-1:0]         gnt_idx_o
 );
@@ -30,7 +31,7 @@ module meshsync_output_arbiter #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       rr_q <= '0;
-    end else if (gnt_valid_o) begin
+    end else if (gnt_valid_o && keep_i) begin
       // The bug: -X loses its turn after +X.
       rr_q <= (gnt_idx_o == IdxW'(1)) ? IdxW'(3) : rr_next;
     end
