@@ -206,6 +206,12 @@ class RtlSite final : public ExternalRouter {
     if (!diff.empty())
       throw LockstepError("lockstep: cycle " + std::to_string(c) + " router " + where(mesh_, id_) +
                           " " + diff);
+    // Both raised the error in this cycle: they agree, and the run stops as the model's
+    // own run would (the core's cycle did not finish).
+    if (model_.error)
+      throw LockstepError("lockstep: cycle " + std::to_string(c) + " router " + where(mesh_, id_) +
+                          ": protocol violation, raised by the model and by the RTL (error_o): " +
+                          model_.error_text);
   }
 
   // The model flit behind output `o`'s bits. A flit popped this cycle may leave twice

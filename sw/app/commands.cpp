@@ -94,21 +94,38 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
 #endif
 }
 
+std::uint64_t cycles_compared(const Cosim& c);
+
 void to_json(json& j, const Cosim& c) {
-  j = json{{"routers", c.rtl}, {"lockstep", c.lockstep}, {"config", c.config}};
+  j = json{{"routers", c.rtl}, {"lockstep", c.lockstep}, {"config", c.config},
+           {"router_cycles_compared", cycles_compared(c)}};
+}
+
+// Router-cycles the lockstep compared. A difference stops the run, so a run that gets
+// to report them had none.
+std::uint64_t cycles_compared(const Cosim& c) {
+#ifdef MESHSYNC_HAVE_COSIM
+  if (c.block) return c.block->cycles_compared();
+  if (c.mesh) return c.mesh->cycles_compared();
+#endif
+  (void)c;
+  return 0;
 }
 
 void print_cosim(const Cosim& c) {
   if (c.rtl == 0) return;
+  const std::string checked =
+      c.lockstep ? fmt::format("{} router-cycles compared, no difference", cycles_compared(c))
+                 : "not compared with the model (add --lockstep)";
 #ifdef MESHSYNC_HAVE_COSIM
   if (c.block) {
-    fmt::print("RTL mesh: one Verilated block of {} routers (configuration {}){}\n", c.rtl, c.config,
-               c.lockstep ? ", in lockstep with the model at its boundary: no difference" : "");
+    fmt::print("RTL mesh: one Verilated block of {} routers (configuration {}){}: {}\n", c.rtl,
+               c.config, c.lockstep ? ", in lockstep with the model at its boundary" : "", checked);
     return;
   }
 #endif
-  fmt::print("RTL routers: {} (configuration {}), {} in lockstep with the model: no difference\n",
-             c.rtl, c.config, c.lockstep);
+  fmt::print("RTL routers: {} (configuration {}), {} in lockstep with the model: {}\n", c.rtl,
+             c.config, c.lockstep, checked);
 }
 
 // Every JSON output ends with what produced it, so a result can be reproduced and

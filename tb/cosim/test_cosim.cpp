@@ -226,3 +226,38 @@ TEST_CASE("cosim: a run whose parameters no RTL build has is refused with one li
     CHECK(what.find('\n') == std::string::npos);
   }
 }
+
+TEST_CASE("cosim: a protocol violation stops a lockstep run, raised by the model and the RTL alike",
+          "[cosim][lockstep][error]") {
+  // One slot arriving twice in one epoch at a lockstep router's member register: both the
+  // core and the RTL must raise it in the same cycle, and the run stops there (it used to
+  // count as agreement and go on).
+  const MeshShape mesh{4, 4};
+  Machine m(make_config(mesh));
+  rtl::CosimOptions opt;
+  opt.lockstep = {mesh.id({1, 1})};
+  rtl::RtlMesh rtl("rtl", m.mesh().core(), opt);
+  const NodeId self = mesh.id({1, 1}), child = mesh.id({2, 1});
+  BarrierRegisterSetup s;
+  s.gid = 9;
+  s.children = {{child, Route::XY}};
+  try {
+    run_driver(m, [&] {
+      bool ok = false;
+      m.mesh().program_register(self, s, [&](bool r) { ok = r; });
+      wait_cycles(3);
+      REQUIRE(ok);
+      const Flit twice = make_sync(SyncType::Arrive, 9, child, self, Route::XY, 1);
+      m.mesh().inject(child, twice, m.mesh().now_cycle() + 1);
+      m.mesh().inject(child, twice, m.mesh().now_cycle() + 2);
+      wait_cycles(200);
+    });
+    FAIL("the run went on after the protocol violation");
+  } catch (const SimulationError& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.rfind("lockstep: cycle ", 0) == 0);
+    CHECK(what.find("router (1,1): protocol violation, raised by the model and by the RTL") != std::string::npos);
+    CHECK(what.find("arrived twice in one epoch") != std::string::npos);
+  }
+}
