@@ -173,6 +173,39 @@ CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
   return sweep;
 }
 
+// broadcast (issue 9, parts 1-2) -------------------------------------------------------
+CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
+  auto* bcast = app.add_subcommand("bcast", "broadcast over point-to-point messages: binomial or adaptive tree (docs/broadcast.md)");
+  add_network_options(bcast, o.net);
+  bcast->add_option("--comm", o.comm, "the ranks: all | random:N | x,y;x,y;... (rank i = i-th in node order)")
+      ->capture_default_str();
+  add_number(bcast, "--root", o.root, "the root rank", kNonNegative);
+  static const auto algos = names_of<BroadcastAlgorithm>(kAllBroadcastAlgorithms, broadcast_algorithm_name);
+  add_names(bcast, "--algo", o.algorithms, algos, "binomial | adaptive | twostage (not built yet), or a list")
+      ->delimiter(',')
+      ->default_str("binomial");
+  add_number(bcast, "--bytes", o.bytes, "message size, bytes (4 per body flit)", kNonNegative);
+  add_number(bcast, "--mtu", o.mtu, "bytes per packet", kPositive);
+  add_number(bcast, "--skew", o.skew, "ranks enter within this many cycles of each other (seeded)", kNonNegative);
+  bcast->add_option("--loss", o.loss, "multicast loss probability (two-stage only)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  add_number(bcast, "--repeat", o.repeat, "broadcasts in a row (the adaptive tree learns between them)", CLI::Range(1, 100000));
+  bcast->add_option("--slow-link", o.slow_link, "x,y:PORT:CYCLES: that link (PORT +X -X +Y -Y) gets this much slower ...");
+  add_number(bcast, "--slow-at", o.slow_at, "... before this broadcast (1-based)", kPositive);
+  bcast->add_option("--swapping", o.swapping, "the adaptive tree's strategy: family | path | leaf | position")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"family", "path", "leaf", "position"}));
+  bcast->add_option("--learn", o.learn,
+                    "the adaptive tree's costs after each broadcast: edges (its own edges' measured latencies) | "
+                    "links (told every link's extra latency)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"edges", "links"}));
+  add_seed(bcast, o.seed, "seed for random ranks, the message's bytes and the skews");
+  bcast->add_flag("--json", o.json, "print JSON");
+  bcast->add_flag("--per-rank", o.per_rank, "every rank's cycles (JSON: always with one run)");
+  return bcast;
+}
+// end broadcast ---------------------------------------------------------------------
+
 }  // namespace
 
 CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with barrier registers (BTM, CS)") {
@@ -187,6 +220,7 @@ CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with
   traffic_cmd_ = add_traffic(app_, traffic_);
   multicast_plan_cmd_ = add_multicast_plan(app_, multicast_plan_);
   sweep_cmd_ = add_sweep(app_, sweep_);
+  bcast_cmd_ = add_bcast(app_, bcast_);  // broadcast
 }
 
 void CommandLine::parse(const std::vector<std::string>& args) {
@@ -200,6 +234,7 @@ int CommandLine::run() {
   if (traffic_cmd_->parsed()) return run_traffic(traffic_);
   if (multicast_plan_cmd_->parsed()) return run_multicast_plan(multicast_plan_);
   if (sweep_cmd_->parsed()) return run_sweep(sweep_);
+  if (bcast_cmd_->parsed()) return run_bcast(bcast_);  // broadcast
   return 0;
 }
 
