@@ -167,6 +167,10 @@ int run_bcast(const BcastOptions& o) {
   const std::uint64_t jitter = cfg.timing.tp + cfg.timing.trn;
 
   Machine& machine = *new Machine(cfg);  // never destroyed (commands.cpp says why)
+  if (slow) {  // refused here, with one line, rather than inside the simulation
+    machine.mesh().core().set_link_delay(slow->node, slow->port, slow->cycles);
+    machine.mesh().core().set_link_delay(slow->node, slow->port, 0);
+  }
   std::vector<std::vector<BcastRow>> rows(o.algorithms.size());
   machine.spawn("driver", [&] {
     NetworkCore& core = machine.mesh().core();
