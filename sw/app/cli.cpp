@@ -204,6 +204,26 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
   bcast->add_flag("--per-rank", o.per_rank, "every rank's cycles (JSON: always with one run)");
   return bcast;
 }
+
+CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
+  auto* cmd = app.add_subcommand("adaptive-tree",
+                                 "Figueira & Mendes' swapping (Figs. 7, 8) and churn (Fig. 9) experiments on random distances");
+  cmd->add_option("--experiment", o.experiment, "swapping | churn")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"swapping", "churn"}));
+  add_number(cmd, "--nodes", o.nodes, "nodes in the tree", CLI::Range(2, 65536));
+  add_number(cmd, "--max-distance", o.max_distance, "distances uniform in [0, this]", CLI::Range(0, 1000000));
+  cmd->add_option("--cost-factors", o.cost_factors, "what one tree edge's distance grows by (swapping)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000}))
+      ->default_str("5,10,20,30,40");
+  add_number(cmd, "--topologies", o.topologies, "random matrices per point (swapping)", CLI::Range(1, 1000000));
+  add_number(cmd, "--trees", o.trees, "random trees (churn)", CLI::Range(1, 100000));
+  add_number(cmd, "--operations", o.operations, "random joins and leaves per tree (churn)", CLI::Range(1, 1000000));
+  add_seed(cmd, o.seed, "seed of the matrices, edges and operations");
+  cmd->add_flag("--json", o.json, "print JSON");
+  return cmd;
+}
 // end broadcast ---------------------------------------------------------------------
 
 }  // namespace
@@ -221,6 +241,7 @@ CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with
   multicast_plan_cmd_ = add_multicast_plan(app_, multicast_plan_);
   sweep_cmd_ = add_sweep(app_, sweep_);
   bcast_cmd_ = add_bcast(app_, bcast_);  // broadcast
+  adaptive_tree_cmd_ = add_adaptive_tree(app_, adaptive_tree_);  // broadcast
 }
 
 void CommandLine::parse(const std::vector<std::string>& args) {
@@ -235,6 +256,7 @@ int CommandLine::run() {
   if (multicast_plan_cmd_->parsed()) return run_multicast_plan(multicast_plan_);
   if (sweep_cmd_->parsed()) return run_sweep(sweep_);
   if (bcast_cmd_->parsed()) return run_bcast(bcast_);  // broadcast
+  if (adaptive_tree_cmd_->parsed()) return run_adaptive_tree(adaptive_tree_);  // broadcast
   return 0;
 }
 

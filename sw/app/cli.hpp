@@ -36,6 +36,8 @@ class CommandLine {
   // broadcast (issue 9)
   BcastOptions bcast_;
   CLI::App* bcast_cmd_ = nullptr;
+  AdaptiveTreeOptions adaptive_tree_;
+  CLI::App* adaptive_tree_cmd_ = nullptr;
   // end broadcast
 };
 

@@ -109,6 +109,21 @@ struct BcastOptions {
   bool per_rank = false;
 };
 int run_bcast(const BcastOptions& o);
+
+// `meshsync adaptive-tree`: Figueira & Mendes' experiments on random distance matrices
+// (Figs. 7-9), no simulation.
+struct AdaptiveTreeOptions {
+  std::string experiment = "swapping";  // swapping (Figs. 7, 8) | churn (Fig. 9)
+  std::int64_t nodes = 1024;
+  std::int64_t max_distance = 10;
+  std::vector<std::int64_t> cost_factors{5, 10, 20, 30, 40};
+  std::int64_t topologies = 1000;  // swapping
+  std::int64_t trees = 100;        // churn
+  std::int64_t operations = 1000;  // churn
+  std::uint64_t seed = 1;
+  bool json = false;
+};
+int run_adaptive_tree(const AdaptiveTreeOptions& o);
 // end broadcast ---------------------------------------------------------------------
 
 // One measured barrier and the tree it ran on: a row of `meshsync barrier`.
