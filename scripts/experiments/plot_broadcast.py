@@ -26,6 +26,22 @@ def write_csv(path, header, rows):
         w.writerows(rows)
 
 
+def finish(fig, axes, path, legend_size=8):
+    """Grid and legend on every panel, then the figure to `path`."""
+    for ax in axes:
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=legend_size)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def load(out, name):
+    """The part's JSON output, or None if that part did not run."""
+    f = out / name
+    return json.loads(f.read_text()) if f.exists() else None
+
+
 def runs(doc, algo):
     return next(a["runs"] for a in doc["algorithms"] if a["algo"] == algo)
 
@@ -46,7 +62,7 @@ def size(out, lines):
     write_csv(out / "size.csv", ["mesh", "ranks", "algo", "latency", "rank1", "last_rank", "median",
                                  "max_deviation", "messages", "hops"], rows)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    for mesh, marker in (("32x32", ""), ("64x64", "")):
+    for mesh in ("32x32", "64x64"):
         for a in ALGOS:
             pts = [r for r in rows if r[0] == mesh and r[2] == a]
             if not pts:
@@ -62,11 +78,7 @@ def size(out, lines):
     for ax in axes:
         ax.set_xscale("log", base=2)
         ax.set_xlabel("communicator size P (random ranks), 2-byte message")
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out / "broadcast-size.png", dpi=120)
-    plt.close(fig)
+    finish(fig, axes, out / "broadcast-size.png", 7)
     lines += ["### Latency against communicator size (2 bytes, ts = 1000)", "",
               "| mesh | P | binomial latency | adaptive latency | binomial rank 1 | binomial rank P-1 | hops binomial | hops adaptive |",
               "|---|---|---|---|---|---|---|---|"]
@@ -79,10 +91,9 @@ def size(out, lines):
 
 
 def ranks(out, lines):
-    f = out / "ranks.json"
-    if not f.exists():
+    d = load(out, "ranks.json")
+    if d is None:
         return
-    d = json.loads(f.read_text())
     rows = []
     fig, ax = plt.subplots(figsize=(7, 4.2))
     lines += [f"### Every rank at P = {d['ranks']} (32x32, random ranks, root rank 0)", "",
@@ -105,19 +116,14 @@ def ranks(out, lines):
     write_csv(out / "ranks.csv", ["algo", "rank", "x", "y", "received", "forwarded", "completion"], rows)
     ax.set_xlabel("rank")
     ax.set_ylabel("cycles after the common start")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "broadcast-ranks.png", dpi=120)
-    plt.close(fig)
+    finish(fig, [ax], out / "broadcast-ranks.png")
     lines.append("")
 
 
 def slow(out, lines):
-    f = out / "slow.json"
-    if not f.exists():
+    d = load(out, "slow.json")
+    if d is None:
         return
-    d = json.loads(f.read_text())
     rows = []
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     for a in ALGOS:
@@ -133,11 +139,7 @@ def slow(out, lines):
                 fontsize=8, color="grey", xytext=(0, 5), textcoords="offset points")
     ax.set_xlabel(f"broadcast number ({d['ranks']} ranks, {'x'.join(map(str, d['mesh']))})")
     ax.set_ylabel("broadcast latency (cycles)")
-    ax.grid(True, alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "broadcast-slow.png", dpi=120)
-    plt.close(fig)
+    finish(fig, [ax], out / "broadcast-slow.png")
     lines += [f"### Slowed link {d['slow_link']['link']} from broadcast {d['slow_link']['from_run']} "
               f"({d['ranks']} ranks, swapping {d['swapping']}, learning from {d['learn']})", "",
               "| broadcast | binomial | adaptive | adaptive swaps after it |", "|---|---|---|---|"]
@@ -148,10 +150,9 @@ def slow(out, lines):
 
 
 def swapping(out, lines):
-    f = out / "swapping.json"
-    if not f.exists():
+    d = load(out, "swapping.json")
+    if d is None:
         return
-    d = json.loads(f.read_text())
     pts = d["points"]
     write_csv(out / "swapping.csv", ["cost_factor", "swapping", "raised", "gain", "steps", "benefit",
                                      "reached_target"],
@@ -166,15 +167,11 @@ def swapping(out, lines):
     for ax, label in zip(axes, ("average gain", "average steps (trials)", "benefit = gain / steps")):
         ax.set_xlabel("cost factor (added to one tree edge)")
         ax.set_ylabel(label)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
     axes[1].set_yscale("log")
     axes[2].set_yscale("log")
     fig.suptitle(f"{d['nodes']} nodes, distances uniform in [0, {d['max_distance']}], "
                  f"{d['topologies']} topologies a point", fontsize=9)
-    fig.tight_layout()
-    fig.savefig(out / "broadcast-swapping.png", dpi=120)
-    plt.close(fig)
+    finish(fig, axes, out / "broadcast-swapping.png")
     lines += [f"### Swapping (Figueira & Mendes Figs. 7-8): {d['nodes']} nodes, max distance {d['max_distance']}, "
               f"{d['topologies']} topologies", "",
               "| cost factor | strategy | raised | gain | steps | benefit | back at target |", "|---|---|---|---|---|---|---|"]
@@ -204,11 +201,7 @@ def churn(out, lines):
     ax.set_ylabel("average tree cost after the operations")
     ax.set_title(f"{docs[0]['trees']} trees of {docs[0]['nodes']} nodes, {docs[0]['operations']} joins/leaves",
                  fontsize=9)
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "broadcast-churn.png", dpi=120)
-    plt.close(fig)
+    finish(fig, [ax], out / "broadcast-churn.png")
     lines += [f"### Joins and leaves (Figueira & Mendes Fig. 9): {docs[0]['trees']} trees, "
               f"{docs[0]['operations']} operations", "",
               "| max distance | policy (join/leave) | final cost | mean cost | steps per operation |",

@@ -711,18 +711,16 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
   expect_error_naming({"bcast", "--loss", "2"}, "--loss");
   expect_error_naming({"bcast", "--mesh", "4x4", "--root", "16"}, "--root");
   expect_error_naming({"bcast", "--root", "-1"}, "--root");
+  for (const char* option : {"--mtu", "--bytes", "--skew"}) expect_error_naming({"bcast", option, "-2"}, option);
   expect_error_naming({"bcast", "--mtu", "0"}, "--mtu");
   expect_error_naming({"bcast", "--mtu", "1000000"}, "--mtu");
-  expect_error_naming({"bcast", "--bytes", "-2"}, "--bytes");
-  expect_error_naming({"bcast", "--skew", "-1"}, "--skew");
   expect_error_naming({"bcast", "--comm", "random:0"}, "random:0");
   expect_error_naming({"bcast", "--mesh", "4x4", "--comm", "9,9"}, "9,9");
   expect_error_naming({"bcast", "--swapping", "best"}, "--swapping");
   expect_error_naming({"bcast", "--learn", "guess"}, "--learn");
-  expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "3,0:+X:100", "--repeat", "3"}, "--slow-link");
-  expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:up:100", "--repeat", "3"}, "--slow-link");
-  expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:+X", "--repeat", "3"}, "--slow-link");
-  expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:+X:x", "--repeat", "3"}, "--slow-link");
+  // No link east of the edge, an unknown port, no cycles, cycles not a number.
+  for (const char* link : {"3,0:+X:100", "1,0:up:100", "1,0:+X", "1,0:+X:x", "9,9:+X:100"})
+    expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", link, "--repeat", "3"}, "--slow-link");
   expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:+X:100", "--slow-at", "4", "--repeat", "3"},
                       "--slow-at");
   // A link delay the deadlock detector would mistake for a deadlock.
