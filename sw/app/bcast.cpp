@@ -201,6 +201,11 @@ int run_bcast(const BcastOptions& o) {
     }
   });
   machine.run();
+  for (const auto& algo_rows : rows)
+    for (const BcastRow& row : algo_rows)
+      if (!row.result.wrong_buffers.empty())
+        throw SimulationError(fmt::format("broadcast: rank {}'s buffer differs from the root's",
+                                          row.result.wrong_buffers.front()));
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
   if (o.json) {
