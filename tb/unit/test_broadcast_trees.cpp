@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "model/core/random.hpp"
+#include "sw/collective/adaptive_broadcast.hpp"
 #include "sw/collective/adaptive_tree.hpp"
 #include "sw/collective/broadcast_tree.hpp"
 #include "sw/collective/tree_swapping.hpp"
@@ -223,4 +224,41 @@ TEST_CASE("swapping: never ends above the increased cost; meets the target when 
       CHECK((o.reached_target || o.steps == all));
     }
   }
+}
+
+TEST_CASE("adaptive broadcast: mesh distances, link latencies along XY routes, measured edges", "[broadcast]") {
+  const MeshShape mesh{4, 4};
+  const Timing t;  // hop = tp + trn = 10 cycles
+  std::vector<NodeId> nodes;
+  for (NodeId n = 0; n < 16; ++n) nodes.push_back(n);
+  AdaptiveBroadcast ab(mesh, t, nodes, 0, Swapping::Position);
+  const DistanceMatrix& d = ab.placement().distances();
+  const auto id = [&](int x, int y) { return static_cast<Node>(mesh.id({x, y})); };
+  CHECK(d(id(0, 0), id(3, 2)) == 40);  // 5 hops: (5 - 1) x 10
+  CHECK(d(id(0, 0), id(1, 0)) == 0);   // neighbours: "directly connected"
+  // The link (1,0) -> (2,0): XY routes along row 0 that pass x = 1 eastwards cross it.
+  ab.observe_links({{mesh.id({1, 0}), Port::PlusX, 300}});
+  CHECK(d(id(0, 0), id(3, 0)) == 20 + 300);
+  CHECK(d(id(1, 0), id(2, 3)) == 30 + 300);  // east first, then north
+  CHECK(d(id(3, 0), id(0, 0)) == 20);        // the other direction is another wire
+  CHECK(d(id(0, 1), id(3, 0)) == 30);        // row 1 first, then south at x = 3
+  CHECK(ab.cost() == ab.placement().full_cost());
+
+  // Measured: an edge 1000 cycles slower than a one-hop message beyond jitter is a rise.
+  AdaptiveBroadcast measured(mesh, t, nodes, 0, Swapping::Position);
+  const BroadcastTree tree = measured.tree();
+  std::vector<std::optional<std::uint64_t>> latency(16);
+  for (Rank r = 1; r < 16; ++r) {
+    const int h = hops(mesh.coord(nodes[*tree.parent[r]]), mesh.coord(nodes[r]));
+    latency[r] = zero_load_latency(t, h, 2);
+  }
+  CHECK(measured.observe(latency, 2, 10).raised == 0);  // the estimates were exact
+  const Rank victim = tree.children[0].front();
+  *latency[victim] += 1000;
+  const AdaptStep s = measured.observe(latency, 2, 10);
+  CHECK(s.raised == 1);
+  CHECK(s.searches == 1);
+  CHECK(s.swaps == 1);
+  CHECK(measured.cost() == s.cost_after);
+  CHECK(s.cost_after <= s.cost_before);  // back at the target: the slow pair is off the tree
 }
