@@ -144,11 +144,11 @@ int run_bcast(const BcastOptions& o) {
     throw ConfigError("bcast runs on the model routers only: --rtl, --lockstep and --trace are not available");
   const MeshShape& mesh = cfg.mesh;
   const std::vector<NodeId> nodes = parse_members(o.comm, mesh, o.seed);
+  std::optional<SlowLink> slow;
+  if (!o.slow_link.empty()) slow = parse_slow_link(o.slow_link, mesh);
   check_options(o, nodes.size());
   const auto root = static_cast<Rank>(o.root);
   const adaptive::Swapping swapping = parse_swapping(o.swapping);
-  std::optional<SlowLink> slow;
-  if (!o.slow_link.empty()) slow = parse_slow_link(o.slow_link, mesh);
 
   const BroadcastMessage msg{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
   std::vector<std::uint8_t> data(msg.bytes);
