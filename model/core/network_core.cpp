@@ -110,14 +110,30 @@ void NetworkCore::flit_out(NodeId from, int port, const Flit& f, std::uint64_t c
   else ++counters_.worm_flit_hops;
   const NodeId to = neighbor(from, port);
   const Port in = opposite(port_at(port));
-  const std::uint64_t arrival = cycle + 1 + cfg_.timing.tp;
+  const std::uint64_t arrival = cycle + 1 + cfg_.timing.tp + link_delay(from, port_at(port));
   if (ExternalRouter* x = ext(to)) schedule_external(to, x->receive(in, f, arrival));
   else schedule(to, router(to).receive(in, f, arrival));
 }
 
+void NetworkCore::set_link_delay(NodeId n, Port port, std::uint32_t extra) {
+  if (external_) throw ConfigError("a link delay needs model routers: RTL routers fix the link's timing");
+  if (port == Port::Local || !cfg_.mesh.has_neighbor(coords_.at(n), port))
+    throw ConfigError("a link delay needs a link: node " + std::to_string(n) + " has none at port " +
+                      std::string(port_name(port)));
+  const Timing& t = cfg_.timing;
+  // The longest legitimate wait (config.hpp) grows by the extra delay of a flit and of
+  // its credit.
+  const std::uint64_t longest = 2 * (t.tp + std::uint64_t{extra} + t.trn + t.trm) + t.ts;
+  if (longest >= cfg_.deadlock_cycles)
+    throw ConfigError("a link delay of " + std::to_string(extra) + " cycles needs deadlock_cycles above " +
+                      std::to_string(longest));
+  if (link_delay_.empty()) link_delay_.assign(static_cast<std::size_t>(cfg_.mesh.nodes()), {});
+  link_delay_[n][static_cast<std::size_t>(index(port))] = extra;
+}
+
 void NetworkCore::credit_out(NodeId from, int port, int vc, std::uint64_t cycle) {
   const NodeId up = neighbor(from, port);
-  const std::uint64_t due = cycle + 1 + cfg_.timing.tp;
+  const std::uint64_t due = cycle + 1 + cfg_.timing.tp + link_delay(from, port_at(port));
   const Port out = opposite(port_at(port));
   if (ExternalRouter* x = ext(up)) {
     schedule_external(up, x->return_credit(out, vc, due));

@@ -96,6 +96,16 @@ class NetworkCore : private RouterLinks {
   void free_register(NodeId n, std::uint8_t gid, std::uint64_t cycle);
   bool register_ok(NodeId n) const;
 
+  // A slower wire, at run time: everything node n sends out of `port` (flits, and the
+  // credits it returns upstream over that wire) arrives `extra` cycles after tp. Used to
+  // slow one link and watch a broadcast tree adapt (docs/broadcast.md). Model routers
+  // only: an RTL router's pipeline fixes tp. Throws ConfigError if the longest
+  // legitimate wait would reach deadlock_cycles, or with external routers.
+  void set_link_delay(NodeId n, Port port, std::uint32_t extra);
+  std::uint32_t link_delay(NodeId n, Port port) const {
+    return link_delay_.empty() ? 0 : link_delay_[n][static_cast<std::size_t>(index(port))];
+  }
+
   // Hand a flit to node's injection channel `channel` (0..ni_ports-1); it enters the
   // router at `cycle` or later.
   void inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel = 0);
@@ -168,6 +178,8 @@ class NetworkCore : private RouterLinks {
   std::vector<std::uint8_t> in_due_;      // per node: listed in external_due_
   bool external_open_ = false;            // last_cycle_'s external pass has not run yet
   std::vector<std::uint8_t> reg_ok_;      // per node: outcome of the last register write
+  // Extra cycles per node and output port; empty (and free) until a link is slowed.
+  std::vector<std::array<std::uint32_t, kPorts>> link_delay_;
   LinkCounters counters_;
   std::uint64_t last_cycle_ = 0;
   bool started_ = false;

@@ -173,6 +173,59 @@ CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
   return sweep;
 }
 
+// broadcast (issue 9, parts 1-2) -------------------------------------------------------
+CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
+  auto* bcast = app.add_subcommand("bcast", "broadcast over point-to-point messages: binomial or adaptive tree (docs/broadcast.md)");
+  add_network_options(bcast, o.net);
+  bcast->add_option("--comm", o.comm, "the ranks: all | random:N | x,y;x,y;... (rank i = i-th in node order)")
+      ->capture_default_str();
+  add_number(bcast, "--root", o.root, "the root rank", kNonNegative);
+  static const auto algos = names_of<BroadcastAlgorithm>(kAllBroadcastAlgorithms, broadcast_algorithm_name);
+  add_names(bcast, "--algo", o.algorithms, algos, "binomial | adaptive | twostage (not built yet), or a list")
+      ->delimiter(',')
+      ->default_str("binomial");
+  add_number(bcast, "--bytes", o.bytes, "message size, bytes (4 per body flit)", kNonNegative);
+  add_number(bcast, "--mtu", o.mtu, "bytes per packet", kPositive);
+  add_number(bcast, "--skew", o.skew, "ranks enter within this many cycles of each other (seeded)", kNonNegative);
+  bcast->add_option("--loss", o.loss, "multicast loss probability (two-stage only)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  add_number(bcast, "--repeat", o.repeat, "broadcasts in a row (the adaptive tree learns between them)", CLI::Range(1, 100000));
+  bcast->add_option("--slow-link", o.slow_link, "x,y:PORT:CYCLES: that link (PORT +X -X +Y -Y) gets this much slower ...");
+  add_number(bcast, "--slow-at", o.slow_at, "... before this broadcast (1-based)", kPositive);
+  bcast->add_option("--swapping", o.swapping, "the adaptive tree's strategy: family | path | leaf | position")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"family", "path", "leaf", "position"}));
+  bcast->add_option("--learn", o.learn,
+                    "the adaptive tree's costs after each broadcast: edges (its own edges' measured latencies) | "
+                    "links (told every link's extra latency)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"edges", "links"}));
+  add_seed(bcast, o.seed, "seed for random ranks, the message's bytes and the skews");
+  bcast->add_flag("--json", o.json, "print JSON");
+  bcast->add_flag("--per-rank", o.per_rank, "every rank's cycles (JSON: always with one run)");
+  return bcast;
+}
+
+CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
+  auto* cmd = app.add_subcommand("adaptive-tree",
+                                 "Figueira & Mendes' swapping (Figs. 7, 8) and churn (Fig. 9) experiments on random distances");
+  cmd->add_option("--experiment", o.experiment, "swapping | churn")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"swapping", "churn"}));
+  add_number(cmd, "--nodes", o.nodes, "nodes in the tree", CLI::Range(2, 65536));
+  add_number(cmd, "--max-distance", o.max_distance, "distances uniform in [0, this]", CLI::Range(0, 1000000));
+  cmd->add_option("--cost-factors", o.cost_factors, "what one tree edge's distance grows by (swapping)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000}))
+      ->default_str("5,10,20,30,40");
+  add_number(cmd, "--topologies", o.topologies, "random matrices per point (swapping)", CLI::Range(1, 1000000));
+  add_number(cmd, "--trees", o.trees, "random trees (churn)", CLI::Range(1, 100000));
+  add_number(cmd, "--operations", o.operations, "random joins and leaves per tree (churn)", CLI::Range(1, 1000000));
+  add_seed(cmd, o.seed, "seed of the matrices, edges and operations");
+  cmd->add_flag("--json", o.json, "print JSON");
+  return cmd;
+}
+// end broadcast ---------------------------------------------------------------------
+
 }  // namespace
 
 CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with barrier registers (BTM, CS)") {
@@ -187,6 +240,8 @@ CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with
   traffic_cmd_ = add_traffic(app_, traffic_);
   multicast_plan_cmd_ = add_multicast_plan(app_, multicast_plan_);
   sweep_cmd_ = add_sweep(app_, sweep_);
+  bcast_cmd_ = add_bcast(app_, bcast_);  // broadcast
+  adaptive_tree_cmd_ = add_adaptive_tree(app_, adaptive_tree_);  // broadcast
 }
 
 void CommandLine::parse(const std::vector<std::string>& args) {
@@ -200,6 +255,8 @@ int CommandLine::run() {
   if (traffic_cmd_->parsed()) return run_traffic(traffic_);
   if (multicast_plan_cmd_->parsed()) return run_multicast_plan(multicast_plan_);
   if (sweep_cmd_->parsed()) return run_sweep(sweep_);
+  if (bcast_cmd_->parsed()) return run_bcast(bcast_);  // broadcast
+  if (adaptive_tree_cmd_->parsed()) return run_adaptive_tree(adaptive_tree_);  // broadcast
   return 0;
 }
 

@@ -83,6 +83,49 @@ struct SweepOptions {
 };
 int run_sweep(const SweepOptions& o);
 
+// broadcast (issue 9, parts 1-2) -------------------------------------------------------
+enum class BroadcastAlgorithm { Binomial, Adaptive, TwoStage };
+std::string broadcast_algorithm_name(BroadcastAlgorithm a);
+inline constexpr BroadcastAlgorithm kAllBroadcastAlgorithms[] = {
+    BroadcastAlgorithm::Binomial, BroadcastAlgorithm::Adaptive, BroadcastAlgorithm::TwoStage};
+
+// `meshsync bcast`: broadcasts over point-to-point messages (docs/broadcast.md).
+struct BcastOptions {
+  NetworkOptions net;
+  std::string comm = "all";  // the ranks: rank i = the i-th member in node-id order
+  std::int64_t root = 0;     // a rank
+  std::vector<BroadcastAlgorithm> algorithms{BroadcastAlgorithm::Binomial};
+  std::int64_t bytes = 2;  // Hoefler et al. measure 2-byte messages
+  std::int64_t mtu = 256;  // bytes per packet
+  std::int64_t skew = 0;   // ranks enter within [0, skew] cycles of each other (seeded)
+  double loss = 0;         // multicast loss: only the two-stage broadcast has one
+  std::int64_t repeat = 1;
+  std::string slow_link;   // "x,y:PORT:CYCLES": that link gets slower ...
+  std::int64_t slow_at = 2;  // ... before this broadcast (1-based)
+  std::string swapping = "position";  // the adaptive tree's strategy
+  std::string learn = "links";  // the adaptive tree learns costs from: edges (measured) | links (told)
+  std::uint64_t seed = 1;
+  bool json = false;
+  bool per_rank = false;
+};
+int run_bcast(const BcastOptions& o);
+
+// `meshsync adaptive-tree`: Figueira & Mendes' experiments on random distance matrices
+// (Figs. 7-9), no simulation.
+struct AdaptiveTreeOptions {
+  std::string experiment = "swapping";  // swapping (Figs. 7, 8) | churn (Fig. 9)
+  std::int64_t nodes = 1024;
+  std::int64_t max_distance = 10;
+  std::vector<std::int64_t> cost_factors{5, 10, 20, 30, 40};
+  std::int64_t topologies = 1000;  // swapping
+  std::int64_t trees = 100;        // churn
+  std::int64_t operations = 1000;  // churn
+  std::uint64_t seed = 1;
+  bool json = false;
+};
+int run_adaptive_tree(const AdaptiveTreeOptions& o);
+// end broadcast ---------------------------------------------------------------------
+
 // One measured barrier and the tree it ran on: a row of `meshsync barrier`.
 struct BarrierRun {
   std::size_t members = 0;

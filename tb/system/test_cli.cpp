@@ -700,3 +700,69 @@ TEST_CASE("cli: a sparse barrier on a 1024x1024 mesh runs in the model and match
   // The paper's formula at d = 2046 hops, h = 1 edge: 2*(1000 + 2046*5 + 2045*5 + 2*30).
   CHECK(j["schemes"][0]["latency_cycles"] == 2 * (1000 + 2046 * 5 + 2045 * 5 + 2 * 30));
 }
+
+// broadcast (issue 9, parts 1-2) -------------------------------------------------------
+TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") {
+  expect_error_naming({"bcast", "--algo", "twostage"}, "not built yet");
+  expect_error_naming({"bcast", "--algo", "binomial,adaptive,twostage"}, "twostage");
+  expect_error_naming({"bcast", "--algo", "tree"}, "--algo");
+  expect_error_naming({"bcast", "--algo", "binomial,binomial"}, "twice");
+  expect_error_naming({"bcast", "--loss", "0.1"}, "--loss");
+  expect_error_naming({"bcast", "--loss", "2"}, "--loss");
+  expect_error_naming({"bcast", "--mesh", "4x4", "--root", "16"}, "--root");
+  expect_error_naming({"bcast", "--root", "-1"}, "--root");
+  for (const char* option : {"--mtu", "--bytes", "--skew"}) expect_error_naming({"bcast", option, "-2"}, option);
+  expect_error_naming({"bcast", "--mtu", "0"}, "--mtu");
+  expect_error_naming({"bcast", "--mtu", "1000000"}, "--mtu");
+  expect_error_naming({"bcast", "--comm", "random:0"}, "random:0");
+  expect_error_naming({"bcast", "--mesh", "4x4", "--comm", "9,9"}, "9,9");
+  expect_error_naming({"bcast", "--swapping", "best"}, "--swapping");
+  expect_error_naming({"bcast", "--learn", "guess"}, "--learn");
+  // No link east of the edge, an unknown port, no cycles, cycles not a number.
+  for (const char* link : {"3,0:+X:100", "1,0:up:100", "1,0:+X", "1,0:+X:x", "9,9:+X:100"})
+    expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", link, "--repeat", "3"}, "--slow-link");
+  expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:+X:100", "--slow-at", "4", "--repeat", "3"},
+                      "--slow-at");
+  // A link delay the deadlock detector would mistake for a deadlock.
+  expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:+X:60000", "--repeat", "2"}, "deadlock");
+}
+
+TEST_CASE("cli: bcast --json gives every rank's completion and is deterministic", "[cli][json][bcast]") {
+  const std::vector<std::string> args{"bcast", "--mesh", "8x8", "--comm", "random:20", "--root", "3", "--algo",
+                                      "binomial,adaptive", "--bytes", "100", "--mtu", "32", "--skew", "500",
+                                      "--seed", "7", "--json"};
+  json j = run_json(args);
+  CHECK(j["ranks"] == 20);
+  CHECK(j["packets"] == 4);
+  REQUIRE(j["algorithms"].size() == 2);
+  for (const json& a : j["algorithms"]) {
+    const json& run = a["runs"][0];
+    REQUIRE(run["ranks"].size() == 20);
+    CHECK(run["messages"] == 19 * 4);
+    std::uint64_t last = 0;
+    for (const json& r : run["ranks"]) {
+      CHECK(r["completion"] >= r["received"]);
+      last = std::max(last, r["completion"].get<std::uint64_t>());
+    }
+    CHECK(run["latency_cycles"] == last);
+    CHECK(run["last_rank_cycles"] == run["ranks"][19]["completion"]);
+    CHECK(run["ranks"][3]["parent"].is_null());  // the root
+  }
+  json again = run_json(args);
+  for (json* x : {&j, &again}) x->erase("wall_seconds");
+  CHECK(j == again);
+}
+
+TEST_CASE("cli: bcast --slow-link: the adaptive tree's latency recovers", "[cli][json][bcast]") {
+  const json j = run_json({"bcast", "--mesh", "8x8", "--algo", "binomial,adaptive", "--repeat", "3", "--slow-link",
+                           "0,0:+X:5000", "--slow-at", "2", "--json"});
+  const auto latency = [&](int algo, int run) {
+    return j["algorithms"][algo]["runs"][run]["latency_cycles"].get<std::uint64_t>();
+  };
+  CHECK(latency(0, 1) > latency(0, 0) + 4900);  // binomial: slowed, and stays so
+  CHECK(latency(0, 2) == latency(0, 1));
+  CHECK(latency(1, 1) > latency(1, 0) + 4900);  // adaptive: slowed once ...
+  CHECK(latency(1, 2) < latency(1, 0) + 100);   // ... then around the slow link
+  CHECK(j["algorithms"][1]["runs"][1]["adapt"]["swaps"] > 0);
+}
+// end broadcast ---------------------------------------------------------------------

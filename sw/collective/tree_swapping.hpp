@@ -1,0 +1,54 @@
+// The four swapping strategies of Figueira & Mendes (NOTES-broadcast A3) and the joins
+// and leaves that use them (A4). Each strategy is an ordered list of candidate swaps;
+// one search tries them against a target cost.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "adaptive_tree.hpp"
+
+namespace meshsync::adaptive {
+
+enum class Swapping { Family, Path, Leaf, Position };
+std::string swapping_name(Swapping s);
+inline constexpr Swapping kAllSwappings[] = {Swapping::Family, Swapping::Path, Swapping::Leaf,
+                                             Swapping::Position};
+
+using NodePair = std::pair<Node, Node>;
+
+// The swaps each strategy tries, in order, for the tree edge a -> b (a the parent) that got
+// dearer. Swaps that would move the root or exchange a node with itself are left out.
+std::vector<NodePair> family_candidates(const AdaptiveTree& t, Node a, Node b);
+std::vector<NodePair> path_candidates(const AdaptiveTree& t, Node a, Node b);
+std::vector<NodePair> leaf_candidates(const AdaptiveTree& t, Node a, Node b);
+// Position_Swapping moves one node m (a; b if a is the root; the newcomer on a join).
+std::vector<NodePair> position_candidates(const AdaptiveTree& t, Node m);
+std::vector<NodePair> candidates(Swapping s, const AdaptiveTree& t, Node a, Node b);
+
+struct SwapOutcome {
+  Cost cost_before = 0;  // when the search started (the increased cost)
+  Cost cost_after = 0;
+  int steps = 0;                   // trials: swap, cost, undo
+  bool reached_target = false;     // a trial had cost <= target and was kept
+  std::optional<NodePair> applied;  // the swap left in place, if any
+};
+
+// Tries each candidate in order; keeps the first whose cost is <= target and stops. If
+// none is, applies the cheapest (the first on ties) only if it is below the current cost:
+// NOTES' reading, which lets the gain be zero as the paper says it may.
+SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& candidates, Cost target);
+
+// The strategy `s` for the edge a -> b whose distance just rose; `target` is the cost
+// before the rise.
+SwapOutcome adapt_edge(AdaptiveTree& t, Swapping s, Node a, Node b, Cost target);
+
+// Join with Position_Swapping on the newcomer, run only if the join raised the cost (A4).
+SwapOutcome join_and_adapt(AdaptiveTree& t, Node v);
+// Leave; the node moved into the hole is then swapped by Path_Swapping (its ancestors
+// alternating with its longest path down) or Position_Swapping, only if the cost rose.
+SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s);
+
+}  // namespace meshsync::adaptive
