@@ -122,4 +122,12 @@ void Node::cs_path(std::uint8_t gid, NodeId parent, bool setup, std::function<vo
         [done = std::move(done)](NiCsPath&) { done(); });
 }
 
+void Node::multicast(NiMulticast step, std::function<void(NiMulticast&)> done) {
+  start(NiCommand::Multicast, std::move(step), std::move(done));
+}
+
+void Node::receive(std::function<void(NiReceive&)> done) {
+  start(NiCommand::Receive, NiReceive{}, std::move(done));
+}
+
 }  // namespace meshsync

@@ -45,6 +45,10 @@ class Node : private tlm::tlm_bw_transport_if<> {
   void free_barrier(std::uint8_t gid, std::function<void()> done);
   void barrier(std::uint8_t gid, std::function<void(std::uint64_t)> done);
   void cs_path(std::uint8_t gid, NodeId parent, bool setup, std::function<void()> done);
+  // One message-passing step of a path-based multicast (one start-up for all its worms);
+  // `done` gets the command with the worms' packet ids once the start-up has passed.
+  void multicast(NiMulticast step, std::function<void(NiMulticast&)> done);
+  void receive(std::function<void(NiReceive&)> done);
 
  private:
   void transport(NiCommand cmd, void* data);
