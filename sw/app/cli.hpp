@@ -31,8 +31,9 @@ class CommandLine {
   TreeOptions tree_;
   TrafficOptions traffic_;
   MulticastPlanOptions multicast_plan_;
+  MulticastOptions multicast_;
   SweepOptions sweep_;
-  CLI::App *barrier_cmd_, *tree_cmd_, *traffic_cmd_, *multicast_plan_cmd_, *sweep_cmd_;
+  CLI::App *barrier_cmd_, *tree_cmd_, *traffic_cmd_, *multicast_plan_cmd_, *multicast_cmd_, *sweep_cmd_;
 };
 
 }  // namespace meshsync
