@@ -93,12 +93,12 @@ std::map<NodeId, std::uint64_t> zero_load_arrivals(const MulticastPlan& plan, co
 
 // The same for this project's router (docs/multicast.md, "Zero-load latency"): a step
 // ends `prep + ts * (j + 1)` cycles after its sender was reached, when its worms are due
-// at the router; a worm of k address flits and `data_flits` data flits that enters the
-// router `wait` cycles later delivers its tail at a destination h hops along it
-// `wait + h * tp + (h + 1) * trn + (k + data_flits - 1)` cycles after that (the unicast
-// formula of k + data_flits flits). Worm i of a step takes injection channel
-// i % ni_ports and waits for the flits of the step's earlier worms on that channel (one
-// flit a cycle). Exact where no two worms compete for a link or an ejection channel.
+// at the router. Worm i of a step takes injection channel i % ni_ports and enters the
+// router at the step's end or, if later, once the flits of earlier worms on that channel
+// (this step's or an earlier one's) have entered, one a cycle. A worm of k address and
+// `data_flits` data flits that enters in cycle E delivers its tail at a destination h
+// hops along it in cycle E + h * tp + (h + 1) * trn + (k + data_flits - 1), the unicast
+// formula of k + data_flits flits. Exact where no two worms compete for a link.
 std::map<NodeId, std::uint64_t> router_zero_load_arrivals(const MulticastPlan& plan, const Timing& t,
                                                           std::uint64_t prep, std::uint64_t data_flits,
                                                           std::uint32_t ni_ports);

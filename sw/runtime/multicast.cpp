@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <fmt/format.h>
+#include <string>
 
 namespace meshsync {
 
@@ -12,12 +12,15 @@ struct MulticastService::Active {
   std::vector<std::uint32_t> words;  // what every destination must receive
   std::size_t open = 0;              // destinations still without it
   std::vector<std::uint64_t> packets;  // its worms so far
+  std::map<NodeId, int> startups;      // paid on the chain that reached each node
   Done done;
 };
 
 namespace {
 
-std::string where(const MeshShape& m, NodeId n) { return fmt::format("({},{})", m.coord(n).x, m.coord(n).y); }
+std::string where(const MeshShape& m, NodeId n) {
+  return "(" + std::to_string(m.coord(n).x) + "," + std::to_string(m.coord(n).y) + ")";
+}
 
 }  // namespace
 
@@ -29,9 +32,9 @@ void MulticastService::multicast(NodeId source, const std::vector<NodeId>& dests
   MulticastRecord& r = a->record;
   r.id = next_id_++;
   r.source = source;
+  r.dests = dests;
   r.called = machine_.now();
   a->plan = plan_multicast(settings_.algorithm, cfg.mesh, source, dests, settings_.threshold);
-  r.startups = a->plan.startups();
   r.worms = a->plan.worms();
   r.hops = a->plan.hops();
   for (const auto& [node, cycle] :
@@ -81,8 +84,11 @@ void MulticastService::send_step(NodeId node, std::size_t k) {
   cmd.data_flits = settings_.data_flits;
   cmd.words = job.multicast->words;
   machine_.node(node).multicast(std::move(cmd), [this, node, k, a = job.multicast](NiMulticast& sent) {
+    // The (k+1)-th start-up of this node's job, after those that brought it the message.
+    const auto before = a->startups.find(node);
+    const int paid = (before == a->startups.end() ? 0 : before->second) + static_cast<int>(k) + 1;
     for (std::uint64_t p : sent.packets) {
-      packets_[p] = a;
+      packets_[p] = Sent{a, paid};
       a->packets.push_back(p);
     }
     Cpu& cpu = cpus_[node];
@@ -120,17 +126,21 @@ void MulticastService::on_receive(NodeId node, const NiReceive& r) {
   const MeshShape& mesh = machine_.mesh().mesh();
   const auto found = packets_.find(r.packet);
   if (!r.multicast || found == packets_.end()) {
-    errors_.push_back(fmt::format("node {} received packet {}, which no multicast sent", where(mesh, node), r.packet));
+    errors_.push_back("node " + where(mesh, node) + " received packet " + std::to_string(r.packet) +
+                      ", which no multicast sent");
     return;
   }
-  const std::shared_ptr<Active> a = found->second;
+  const std::shared_ptr<Active> a = found->second.multicast;
   MulticastRecord& rec = a->record;
+  a->startups[node] = found->second.startups;
+  rec.startups = std::max(rec.startups, found->second.startups);
   // Which node gets which copy, in which flit order, is the scoreboard's to check
   // (MeshSystem); here, that the message arrived whole and once.
   if (r.words != a->words)
-    errors_.push_back(fmt::format("multicast {}: the copy at {} differs from the message sent", rec.id, where(mesh, node)));
+    errors_.push_back("multicast " + std::to_string(rec.id) + ": the copy at " + where(mesh, node) +
+                      " differs from the message sent");
   if (!rec.arrivals.emplace(node, r.cycle).second) {
-    errors_.push_back(fmt::format("multicast {}: {} received it twice", rec.id, where(mesh, node)));
+    errors_.push_back("multicast " + std::to_string(rec.id) + ": " + where(mesh, node) + " received it twice");
     return;
   }
   // QG: a representative forwards to its group once it has the whole message.

@@ -36,10 +36,11 @@ struct MulticastSettings {
 struct MulticastRecord {
   std::uint64_t id = 0;  // calls are numbered from 0 in the order they were made
   NodeId source = 0;
+  std::vector<NodeId> dests;                 // as called
   std::uint64_t called = 0;                  // cycle of the call
   std::map<NodeId, std::uint64_t> arrivals;  // destination -> cycle its NI had the whole message
   std::uint64_t finished = 0;                // the last of them
-  int startups = 0;                          // of the plan (on its longest chain)
+  int startups = 0;  // paid on the longest chain from the call to a destination
   std::size_t worms = 0;
   std::uint64_t hops = 0;       // links crossed by all worms
   std::uint64_t zero_load = 0;  // router_zero_load_arrivals: its last destination
@@ -92,7 +93,11 @@ class MulticastService {
   MulticastSettings settings_;
   std::uint64_t next_id_ = 0;
   std::unordered_map<std::uint64_t, std::shared_ptr<Active>> active_;   // by id
-  std::unordered_map<std::uint64_t, std::shared_ptr<Active>> packets_;  // by worm packet id
+  struct Sent {  // a worm on its way
+    std::shared_ptr<Active> multicast;
+    int startups = 0;  // paid from the call until it left
+  };
+  std::unordered_map<std::uint64_t, Sent> packets_;  // by packet id
   std::unordered_map<NodeId, Cpu> cpus_;
   std::unordered_map<NodeId, Inbox> inboxes_;
   std::vector<std::string> errors_;
