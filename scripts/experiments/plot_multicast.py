@@ -66,14 +66,15 @@ def main():
         data = load(path)
         rates = sorted({r for a in ALGOS for r in data[a]})
         fig_, ax = plt.subplots(figsize=(6, 4.2))
-        for a in ALGOS:
+        for i, a in enumerate(ALGOS):
             ok = [(r, data[a][r][0]) for r in rates if r in data[a] and not data[a][r][2]]
             style, color = STYLE[a]
             if ok:
                 ax.plot([r for r, _ in ok], [v for _, v in ok], style, color=color, label=a.upper())
             sat = [r for r in rates if r in data[a] and data[a][r][2]]
-            if sat:  # saturated: shown at the top edge, outside the curves
-                ax.plot(sat, [1] * len(sat), "x", color=color, transform=ax.get_xaxis_transform(), clip_on=False)
+            if sat:  # saturated: crosses along the top edge, one row per algorithm
+                ax.plot(sat, [0.97 - 0.03 * i] * len(sat), "x", color=color, transform=ax.get_xaxis_transform())
+        ax.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
         ax.set_xlabel("offered traffic (multicasts/node/cycle)")
         ax.set_ylabel("mean multicast latency (cycles)")
         ax.set_title(f"Fig. {fig}: {mesh}, {k} destinations, 32 flits, start-up 33 (x: saturated)", fontsize=9)

@@ -58,49 +58,48 @@ void check_options(const MulticastOptions& o) {
   }
 }
 
-// The machine of one algorithm, with the background unicast load if asked for.
-struct Setup {
-  Machine& machine;
-  std::optional<TrafficGenerator> load;
-};
-
-Setup make_machine(const MulticastOptions& o) {
-  Setup s{*new Machine(o.net.config), std::nullopt};  // never destroyed (commands.cpp)
-  if (!o.load.pattern.empty()) {
-    s.load.emplace(background_params(o.load, o.seed), o.net.config.mesh, 1);
-    s.machine.mesh().attach_traffic(&*s.load);
-  }
-  return s;
-}
-
-AlgorithmRun run_trials(MulticastAlgorithm a, const MulticastOptions& o, const std::vector<MulticastCall>& calls) {
+// One algorithm on a machine of its own: `measure(machine, service, run)` on a driver
+// thread, after the unicast load's warm-up if there is one. `stop`: end the simulation
+// when it returns, with multicasts still in flight (they were only load); with unicast
+// load beside them everything drains instead, so that its packets are all measured.
+template <class Measure>
+AlgorithmRun simulate(MulticastAlgorithm a, const MulticastOptions& o, bool stop, Measure measure) {
   AlgorithmRun r;
   r.algorithm = a;
-  const MulticastSettings s = settings_of(a, o);
-  const NetworkConfig& cfg = o.net.config;
-  r.analytic_first = router_zero_load_arrivals(plan_multicast(a, cfg.mesh, calls[0].source, calls[0].dests, o.threshold),
-                                               cfg.timing, s.prep, s.data_flits, cfg.router.ni_ports);
-  Setup setup = make_machine(o);
-  Machine& m = setup.machine;
-  MulticastService svc(m, s);
+  Machine& m = *new Machine(o.net.config);  // never destroyed (commands.cpp)
+  std::optional<TrafficGenerator> load;
+  if (!o.load.pattern.empty()) {
+    load.emplace(background_params(o.load, o.seed), o.net.config.mesh, 1);
+    m.mesh().attach_traffic(&*load);
+  }
+  MulticastService svc(m, settings_of(a, o));
   m.spawn("driver", [&] {
-    // Under unicast load the multicasts start once it has warmed up.
-    if (setup.load) m.mesh().wait_cycle(1 + static_cast<std::uint64_t>(o.load.warmup));
-    r.trials = run_in_turn(m, svc, calls);
-    if (setup.load) setup.load->end_window(m.now());
+    if (load) m.mesh().wait_cycle(1 + static_cast<std::uint64_t>(o.load.warmup));
+    measure(m, svc, r);
+    if (load) load->end_window(m.now());
+    else if (stop) m.stop();
   });
   m.run();
   if (!svc.errors().empty()) throw SimulationError("multicast delivery: " + svc.errors().front());
-  if (setup.load) {
-    check_drained(*setup.load);
-    r.background = load_json(o.load, *setup.load);
+  if (load) {
+    check_drained(*load);
+    r.background = load_json(o.load, *load);
   }
   return r;
 }
 
+AlgorithmRun run_trials(MulticastAlgorithm a, const MulticastOptions& o, const std::vector<MulticastCall>& calls) {
+  AlgorithmRun r = simulate(a, o, false, [&](Machine& m, MulticastService& svc, AlgorithmRun& out) {
+    out.trials = run_in_turn(m, svc, calls);
+  });
+  const MulticastSettings s = settings_of(a, o);
+  const NetworkConfig& cfg = o.net.config;
+  r.analytic_first = router_zero_load_arrivals(plan_multicast(a, cfg.mesh, calls[0].source, calls[0].dests, o.threshold),
+                                               cfg.timing, s.prep, s.data_flits, cfg.router.ni_ports);
+  return r;
+}
+
 AlgorithmRun run_load(MulticastAlgorithm a, const MulticastOptions& o, std::size_t destinations) {
-  AlgorithmRun r;
-  r.algorithm = a;
   MulticastLoad p;
   p.rate = o.rate;
   p.destinations = destinations;
@@ -109,24 +108,9 @@ AlgorithmRun run_load(MulticastAlgorithm a, const MulticastOptions& o, std::size
   p.batch_size = static_cast<std::uint64_t>(o.batch_size);
   p.backlog_per_node = static_cast<std::uint64_t>(o.backlog);
   p.seed = o.seed;  // the same multicasts (times, sources, destinations) for every algorithm
-  Setup setup = make_machine(o);
-  Machine& m = setup.machine;
-  MulticastService svc(m, settings_of(a, o));
-  m.spawn("driver", [&] {
-    if (setup.load) m.mesh().wait_cycle(1 + static_cast<std::uint64_t>(o.load.warmup));
-    r.load = measure_multicast_load(m, svc, p);
-    // The multicasts still in flight were only load; with unicast load beside them
-    // everything drains, so that the unicast packets are all measured.
-    if (setup.load) setup.load->end_window(m.now());
-    else m.stop();
+  return simulate(a, o, true, [&](Machine& m, MulticastService& svc, AlgorithmRun& out) {
+    out.load = measure_multicast_load(m, svc, p);
   });
-  m.run();
-  if (!svc.errors().empty()) throw SimulationError("multicast delivery: " + svc.errors().front());
-  if (setup.load) {
-    check_drained(*setup.load);
-    r.background = load_json(o.load, *setup.load);
-  }
-  return r;
 }
 
 // Latency to the last destination over the trials.

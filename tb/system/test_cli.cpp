@@ -127,6 +127,12 @@ std::string expect_one_error_line(const std::vector<std::string>& args) {
   return ls[0];
 }
 
+// `args` followed by `extra`.
+std::vector<std::string> plus(std::vector<std::string> args, const std::vector<std::string>& extra) {
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 // The one error line names what was wrong: the option or the config key.
 void expect_error_naming(const std::vector<std::string>& args, const std::string& what) {
   CHECK_THAT(expect_one_error_line(args), Catch::Contains(what));
@@ -519,11 +525,8 @@ TEST_CASE("cli: multicast-plan and multicast refuse bad destination lists with o
           "[cli][errors][multicast]") {
   for (const std::string command : {"multicast-plan", "multicast"}) {
     INFO(command);
-    const std::vector<std::string> base{command, "--mesh", "4x4", "--src", "1,1"};
-    const auto with = [&](std::vector<std::string> extra) {
-      std::vector<std::string> a = base;
-      a.insert(a.end(), extra.begin(), extra.end());
-      return a;
+    const auto with = [&](const std::vector<std::string>& extra) {
+      return plus({command, "--mesh", "4x4", "--src", "1,1"}, extra);
     };
     expect_error_naming(with({"--dests", "1,1;2,2"}), "source (1,1) is among the destinations");
     expect_error_naming(with({"--dests", "2,2;2,2"}), "duplicate destination (2,2)");
@@ -538,12 +541,7 @@ TEST_CASE("cli: multicast-plan and multicast refuse bad destination lists with o
 }
 
 TEST_CASE("cli: multicast refuses bad rates, load settings and RTL runs with one line", "[cli][errors][multicast]") {
-  const std::vector<std::string> base{"multicast", "--mesh", "4x4"};
-  const auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-  };
+  const auto with = [](const std::vector<std::string>& extra) { return plus({"multicast", "--mesh", "4x4"}, extra); };
   expect_error_naming(with({"--rate", "-0.1"}), "--rate must be from 0 to 1");
   expect_error_naming(with({"--rate", "2"}), "--rate must be from 0 to 1");
   expect_error_naming(with({"--rate", "nan"}), "--rate");
@@ -584,10 +582,8 @@ TEST_CASE("cli: multicast --json gives simulated arrivals beside the analytic su
   // Under load: the same numbers for the same seed, others for another.
   const std::vector<std::string> load{"multicast", "--mesh", "6x6", "--dests", "random:5", "--rate", "0.002",
                                       "--warmup", "20", "--batches", "3", "--batch-size", "20", "--json"};
-  auto seeded = [&](const char* seed) {
-    std::vector<std::string> a = load;
-    a.insert(a.end(), {"--seed", seed});
-    json r = run_json(a);
+  auto seeded = [&](const std::string& seed) {
+    json r = run_json(plus(load, {"--seed", seed}));
     r.erase("wall_seconds");
     return r;
   };

@@ -19,9 +19,7 @@ using meshsync::test::run_driver;
 namespace {
 
 NetworkConfig multicast_config(MeshShape mesh, Timing t, std::uint32_t ni_ports = 4) {
-  NetworkConfig c;
-  c.mesh = mesh;
-  c.timing = t;
+  NetworkConfig c = test::make_config(mesh, t);
   c.router.ni_ports = ni_ports;
   return c;
 }
