@@ -1,7 +1,6 @@
 #include "multicast.hpp"
 
 #include <algorithm>
-
 #include <string>
 
 namespace meshsync {
