@@ -67,6 +67,9 @@ void NetworkInterface::start(tlm::tlm_generic_payload& trans, Done done) {
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   switch (static_cast<NiCommand>(trans.get_address())) {
     case NiCommand::Send: do_send(*reinterpret_cast<NiSend*>(data), std::move(done)); break;
+    case NiCommand::Multicast:
+      do_multicast(*reinterpret_cast<NiMulticast*>(data), std::move(done));
+      break;
     case NiCommand::Receive: do_receive(*reinterpret_cast<NiReceive*>(data), std::move(done)); break;
     case NiCommand::ProgramBarrier:
       do_program(*reinterpret_cast<NiProgram*>(data), std::move(done));
@@ -94,6 +97,27 @@ void NetworkInterface::do_send(NiSend& cmd, Done done) {
   system_.scoreboard().expect(id, node_, cmd.dest, length, now);
   for (const Flit& f : make_worm(id, node_, cmd.dest, length, now, cmd.words)) inject(f, start);
   // The caller is busy for the start-up; the head enters the router as it returns.
+  system_.at(start, std::move(done));
+}
+
+void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
+  if (cmd.worms.empty() || cmd.data_flits < 1 || cmd.words.size() > cmd.data_flits)
+    throw std::logic_error("multicast step needs a worm and at least as many data flits as words");
+  const std::uint64_t now = system_.now_cycle();
+  const std::uint64_t start = now + system_.config().timing.ts;
+  const auto channels = static_cast<int>(system_.config().router.ni_ports);
+  cmd.packets.clear();
+  // One start-up for the whole step: every worm is due as the caller returns; worms that
+  // share an injection channel (one-port) follow each other through it.
+  for (std::size_t i = 0; i < cmd.worms.size(); ++i) {
+    const NiWorm& w = cmd.worms[i];
+    const std::uint64_t id = system_.core().new_packet_id();
+    const auto flits = make_multicast_worm(id, node_, w.dests, w.base, cmd.data_flits, now, cmd.words);
+    system_.scoreboard().expect_multicast(id, node_, w.dests, static_cast<std::uint16_t>(flits.size()), now);
+    const int channel = static_cast<int>(i) % channels;
+    for (const Flit& f : flits) system_.inject(node_, f, start, channel);
+    cmd.packets.push_back(id);
+  }
   system_.at(start, std::move(done));
 }
 
@@ -233,9 +257,11 @@ void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
     Mailbox& mb = mailbox();
     Assembly& a = mb.assembling[f.packet];
     a.src = f.src;
-    if (!f.head) a.words.push_back(f.payload);
+    // A multicast copy starts with the addresses still ahead of it; they are routing
+    // information, not the message.
+    if (f.mcast ? !f.addr : !f.head) a.words.push_back(f.payload);
     if (f.tail) {
-      mb.inbox.push_back(NiReceive{a.src, std::move(a.words), cycle});
+      mb.inbox.push_back(NiReceive{a.src, std::move(a.words), cycle, f.packet, f.mcast});
       mb.assembling.erase(f.packet);
       if (mb.waiting) system_.at(cycle, [this] { try_receive(); });
     }

@@ -62,6 +62,7 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   void start(tlm::tlm_generic_payload& trans, Done done);
   void respond(tlm::tlm_generic_payload& trans);
   void do_send(NiSend& cmd, Done done);
+  void do_multicast(NiMulticast& cmd, Done done);
   void do_receive(NiReceive& cmd, Done done);
   void do_program(NiProgram& cmd, Done done);
   void do_free(NiGroup& cmd, Done done);

@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "../core/barrier_register.hpp"
+#include "../core/flit.hpp"
 
 namespace meshsync {
 
 enum class NiCommand : std::uint64_t {
   Send = 0x00,            // NiSend: an ordinary message, start-up t_s charged to the caller
+  Multicast = 0x08,       // NiMulticast: one message-passing step of multidestination worms
   Receive = 0x10,         // NiReceive: blocks until a message is delivered
   ProgramBarrier = 0x20,  // NiProgram: write this node's barrier register
   FreeBarrier = 0x28,     // NiGroup: release it
@@ -25,10 +27,29 @@ struct NiSend {
   std::vector<std::uint32_t> words;
 };
 
+// One multidestination worm of a step: its destinations in delivery order and the base
+// routing between them (model/core/packet.hpp, make_multicast_worm).
+struct NiWorm {
+  std::vector<NodeId> dests;
+  WormBase base = WormBase::XY;
+};
+
+// One message-passing step of a path-based multicast: a single start-up t_s for all of
+// its worms, which carry the same `data_flits` data flits (`words` ride in the first of
+// them). Worm i leaves on injection channel i % ni_ports.
+struct NiMulticast {
+  std::vector<NiWorm> worms;
+  std::uint16_t data_flits = 1;
+  std::vector<std::uint32_t> words;
+  std::vector<std::uint64_t> packets;  // out: each worm's packet id, in worm order
+};
+
 struct NiReceive {
   NodeId src = 0;
-  std::vector<std::uint32_t> words;
+  std::vector<std::uint32_t> words;  // the data flits' words (a multicast copy's addresses left out)
   std::uint64_t cycle = 0;  // delivery of the tail flit
+  std::uint64_t packet = 0;    // the worm's packet id
+  bool multicast = false;      // a copy of a multidestination worm
 };
 
 struct NiProgram {

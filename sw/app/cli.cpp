@@ -68,10 +68,12 @@ void add_members(CLI::App* app, std::string& members) {
   app->add_option("--members", members, "all | random:N | x,y;x,y;...")->capture_default_str();
 }
 
-void add_network_options(CLI::App* app, NetworkOptions& n) {
+// `ts_names`: the start-up's option name(s); multicast also calls it --startup, the QG
+// paper's word.
+void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts_names = "--ts") {
   NetworkConfig& c = n.config;
   add_mesh(app, c.mesh);
-  add_number(app, "--ts", c.timing.ts, "start-up at the NI, cycles", kPositive);
+  add_number(app, ts_names, c.timing.ts, "start-up at the NI, cycles", kPositive);
   add_number(app, "--tp", c.timing.tp, "link traversal, cycles", kPositive);
   add_number(app, "--trn", c.timing.trn, "router delay when only forwarding, cycles", kPositive);
   add_number(app, "--trm", c.timing.trm, "router delay at a member for a sync message, cycles",
@@ -96,6 +98,16 @@ void add_network_options(CLI::App* app, NetworkOptions& n) {
   app->add_option("--trace", n.trace, "FST waveform of the RTL routers' signals (FILE.fst)");
 }
 
+// Ordinary unicast load beside the command's own work (`what`: "barriers", ...).
+void add_background_load(CLI::App* app, BackgroundLoad& l, const std::string& names, const std::string& what) {
+  app->add_option(names, l.pattern, "unicast load while the " + what + " run: uniform | transpose | hotspot")
+      ->check(CLI::IsMember(pattern_names()));
+  app->add_option("--load-rate", l.rate, "the load's offered rate, flits/node/cycle")->capture_default_str();
+  add_number(app, "--load-flits", l.flits, "flits per load packet", CLI::Range(1, 1024));
+  add_number(app, "--load-warmup", l.warmup, "cycles of load before the first " + what.substr(0, what.size() - 1),
+             kNonNegative);
+}
+
 CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
   auto* barrier = app.add_subcommand("barrier", "simulate a barrier and compare with the analytic latency");
   add_network_options(barrier, o.net);
@@ -109,12 +121,7 @@ CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
   add_seed(barrier, o.seed, "seed for random members");
   barrier->add_flag("--json", o.json, "print JSON");
   barrier->add_option("--vcd", o.vcd, "write a VCD waveform of every router");
-  BackgroundLoad& l = o.load;
-  barrier->add_option("--load", l.pattern, "unicast load while the barriers run: uniform | transpose | hotspot")
-      ->check(CLI::IsMember(pattern_names()));
-  barrier->add_option("--load-rate", l.rate, "the load's offered rate, flits/node/cycle")->capture_default_str();
-  add_number(barrier, "--load-flits", l.flits, "flits per load packet", CLI::Range(1, 1024));
-  add_number(barrier, "--load-warmup", l.warmup, "cycles of load before the first barrier", kNonNegative);
+  add_background_load(barrier, o.load, "--load", "barriers");
   return barrier;
 }
 
@@ -163,6 +170,38 @@ CLI::App* add_multicast_plan(CLI::App& app, MulticastPlanOptions& o) {
   add_seed(plan, o.seed, "seed for random destinations");
   plan->add_flag("--json", o.json, "print JSON");
   return plan;
+}
+
+CLI::App* add_multicast(CLI::App& app, MulticastOptions& o) {
+  auto* mc = app.add_subcommand(
+      "multicast", "simulate path-based multicasts (DP, MP, CP, QG): alone, or under the QG paper's load");
+  add_network_options(mc, o.net, "--startup,--ts");
+  const std::map<std::string, std::uint32_t> ni{{"one-port", 1}, {"all-port", 4}};
+  add_names(mc, "--ni", o.net.config.router.ni_ports, ni, "one-port | all-port (4 injection, 4 ejection channels)")
+      ->default_str("all-port");
+  mc->add_option("--src", o.source, "the source x,y of single multicasts (default 0,0)");
+  mc->add_option("--dests", o.dests, "random:K | x,y;x,y;...")->capture_default_str();
+  add_names(mc, "--algo", o.algorithms, algorithm_names(), "dp | mp | cp | qg, or a list dp,qg")
+      ->delimiter(',')
+      ->default_str("dp,mp,cp,qg");
+  add_number(mc, "--flits", o.flits, "data flits per message (address flits come on top)", CLI::Range(1, 4096));
+  mc->add_option("--threshold", o.threshold, "QG's threshold T (Phase 3)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1000.0));
+  // run_multicast checks the rate, so that NaN and the range get one message.
+  mc->add_option("--rate", o.rate, "multicasts/node/cycle (Poisson at every node); 0: single multicasts")
+      ->capture_default_str();
+  add_number(mc, "--trials", o.trials, "single multicasts, one after another (random destinations drawn anew)",
+             CLI::Range(1, 100000));
+  add_number(mc, "--warmup", o.warmup, "under --rate: multicasts discarded before measuring", kNonNegative);
+  add_number(mc, "--batches", o.batches, "under --rate: batches of the batch means", CLI::Range(1, 1000));
+  add_number(mc, "--batch-size", o.batch_size, "under --rate: multicasts per batch", kPositive);
+  add_number(mc, "--backlog", o.backlog, "under --rate: saturated beyond this many unfinished multicasts per node",
+             kPositive);
+  add_seed(mc, o.seed, "seed for destinations and generation times");
+  mc->add_flag("--json", o.json, "print JSON");
+  add_background_load(mc, o.load, "--load,--pattern", "multicasts");
+  return mc;
 }
 
 CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
@@ -239,6 +278,7 @@ CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with
   tree_cmd_ = add_tree(app_, tree_);
   traffic_cmd_ = add_traffic(app_, traffic_);
   multicast_plan_cmd_ = add_multicast_plan(app_, multicast_plan_);
+  multicast_cmd_ = add_multicast(app_, multicast_);
   sweep_cmd_ = add_sweep(app_, sweep_);
   bcast_cmd_ = add_bcast(app_, bcast_);  // broadcast
   adaptive_tree_cmd_ = add_adaptive_tree(app_, adaptive_tree_);  // broadcast
@@ -254,6 +294,7 @@ int CommandLine::run() {
   if (tree_cmd_->parsed()) return run_tree(tree_);
   if (traffic_cmd_->parsed()) return run_traffic(traffic_);
   if (multicast_plan_cmd_->parsed()) return run_multicast_plan(multicast_plan_);
+  if (multicast_cmd_->parsed()) return run_multicast(multicast_);
   if (sweep_cmd_->parsed()) return run_sweep(sweep_);
   if (bcast_cmd_->parsed()) return run_bcast(bcast_);  // broadcast
   if (adaptive_tree_cmd_->parsed()) return run_adaptive_tree(adaptive_tree_);  // broadcast

@@ -31,14 +31,13 @@ class CommandLine {
   TreeOptions tree_;
   TrafficOptions traffic_;
   MulticastPlanOptions multicast_plan_;
+  MulticastOptions multicast_;
   SweepOptions sweep_;
-  CLI::App *barrier_cmd_, *tree_cmd_, *traffic_cmd_, *multicast_plan_cmd_, *sweep_cmd_;
-  // broadcast (issue 9)
+  CLI::App *barrier_cmd_, *tree_cmd_, *traffic_cmd_, *multicast_plan_cmd_, *multicast_cmd_, *sweep_cmd_;
   BcastOptions bcast_;
   CLI::App* bcast_cmd_ = nullptr;
   AdaptiveTreeOptions adaptive_tree_;
   CLI::App* adaptive_tree_cmd_ = nullptr;
-  // end broadcast
 };
 
 }  // namespace meshsync

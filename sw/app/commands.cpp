@@ -16,6 +16,7 @@
 #endif
 #include "../collective/member_spec.hpp"
 #include "../runtime/machine.hpp"
+#include "background_load.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 
@@ -128,15 +129,10 @@ void print_cosim(const Cosim& c) {
              c.config, c.lockstep, checked);
 }
 
-// Every JSON output ends with what produced it, so a result can be reproduced and
-// compared from its file alone: the network it ran on, the seed (set by the caller), the
-// source commit (read when CMake configured the build) and the host time.
+// print_json_result with the RTL routers that took part.
 void print_json(json j, const NetworkConfig& cfg, const Cosim& cosim, double wall) {
-  j.update(json(cfg));
-  j["commit"] = MESHSYNC_COMMIT;
   if (cosim.rtl) j["rtl"] = cosim;
-  j["wall_seconds"] = wall;
-  std::cout << j.dump(2) << "\n";
+  print_json_result(std::move(j), cfg, wall);
 }
 
 
@@ -183,13 +179,19 @@ namespace {
 TrafficParams load_params(const BarrierOptions& o, const Cosim& cosim) {
   // Barriers under load wait for sync messages to drain, which only model routers report.
   if (cosim.rtl) throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
+  return background_params(o.load, o.seed);
+}
+
+}  // namespace
+
+TrafficParams background_params(const BackgroundLoad& l, std::uint64_t seed) {
   TrafficParams p;
-  p.pattern = parse_pattern(o.load.pattern);
-  p.rate = o.load.rate;
-  p.flits = static_cast<std::uint16_t>(o.load.flits);
-  p.warmup = static_cast<std::uint64_t>(o.load.warmup);
+  p.pattern = parse_pattern(l.pattern);
+  p.rate = l.rate;
+  p.flits = static_cast<std::uint16_t>(l.flits);
+  p.warmup = static_cast<std::uint64_t>(l.warmup);
   p.cycles = std::uint64_t{1} << 50;  // until end_window
-  p.seed = o.seed;
+  p.seed = seed;
   return p;
 }
 
@@ -201,14 +203,21 @@ void check_drained(const TrafficGenerator& gen) {
     throw SimulationError("scoreboard: " + gen.scoreboard().errors().front());
 }
 
-// The load's inputs and its result, in the fields of `meshsync traffic --json`.
 json load_json(const BackgroundLoad& l, const TrafficGenerator& gen) {
   json j = gen.result();
   j.update(json{{"pattern", l.pattern}, {"rate", l.rate}, {"flits", l.flits}, {"warmup", l.warmup}});
   return j;
 }
 
-}  // namespace
+// Every JSON output ends with what produced it, so a result can be reproduced and
+// compared from its file alone: the network it ran on, the seed (set by the caller), the
+// source commit (read when CMake configured the build) and the host time.
+void print_json_result(json j, const NetworkConfig& cfg, double wall) {
+  j.update(json(cfg));
+  j["commit"] = MESHSYNC_COMMIT;
+  j["wall_seconds"] = wall;
+  std::cout << j.dump(2) << "\n";
+}
 
 int run_barrier(const BarrierOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();

@@ -75,6 +75,34 @@ struct MulticastPlanOptions {
 };
 int run_multicast_plan(const MulticastPlanOptions& o);
 
+// Path-based multicasts simulated (docs/multicast.md): single multicasts in a quiet
+// network (`trials`), or the paper's load (`rate` > 0) measured by batch means.
+struct MulticastOptions {
+  MulticastOptions() {
+    // The QG paper's network: start-up 33 cycles, the shortest hop this router has
+    // (tp = trn = 1: 2 cycles), all-port NIs (one-port multicast can deadlock on the
+    // consumption channel).
+    net.config.timing.ts = 33;
+    net.config.timing.tp = 1;
+    net.config.timing.trn = 1;
+    net.config.router.ni_ports = 4;
+  }
+  NetworkOptions net;
+  std::string source;  // empty: (0,0) for single multicasts; under load every node is a source
+  std::string dests = "random:10";
+  std::vector<MulticastAlgorithm> algorithms{std::begin(kAllMulticastAlgorithms),
+                                             std::end(kAllMulticastAlgorithms)};
+  std::int64_t flits = 32;  // data flits
+  double threshold = 0.5;
+  double rate = 0;  // multicasts/node/cycle; 0: single multicasts
+  std::int64_t trials = 1;
+  std::int64_t warmup = 1000, batches = 10, batch_size = 1000, backlog = 4;
+  std::uint64_t seed = 1;
+  bool json = false;
+  BackgroundLoad load;
+};
+int run_multicast(const MulticastOptions& o);
+
 // A parameter sweep (docs/sweep.md): the points of SPEC.yaml run as child processes.
 struct SweepOptions {
   std::string spec;

@@ -117,7 +117,7 @@ SweepSpec read_spec(const std::string& path) {
       bad_spec("unknown key '" + key + "' (expected command, parameters, seeds, output)");
     }
   }
-  if (s.command.empty()) bad_spec("'command' is missing (barrier, traffic, tree or multicast-plan)");
+  if (s.command.empty()) bad_spec("'command' is missing (barrier, traffic, tree, multicast-plan or multicast)");
   if (s.command == "sweep") bad_spec("'command' cannot be sweep");
   try {
     CommandLine().app().get_subcommand(s.command);

@@ -223,17 +223,57 @@ MulticastPlan plan_multicast(MulticastAlgorithm a, const MeshShape& mesh, NodeId
   return plan;
 }
 
-std::map<NodeId, std::uint64_t> zero_load_arrivals(const MulticastPlan& plan, const MulticastTiming& t) {
+namespace {
+
+// Every destination's arrival, counted from the multicast call: a step ends `prep +
+// startup * (j + 1)` cycles after its sender was reached (the source: at the call), and
+// `arrive(step, worm, i, end)` gives the cycle of the tail at the worm's i-th
+// destination (i = 0, 1, ... for each worm in turn). Steps come after the step that
+// reached their sender (plan order).
+template <class Arrive>
+std::map<NodeId, std::uint64_t> arrivals_of(const MulticastPlan& plan, std::uint64_t prep,
+                                            std::uint64_t startup, Arrive arrive) {
   std::map<NodeId, std::uint64_t> at;
   for (const MulticastStep& s : plan.steps) {
-    // Steps come after the step that reached their sender (plan order).
     const std::uint64_t reached = s.sender == plan.source ? 0 : at.at(s.sender);
-    const std::uint64_t end = reached + t.prep + t.startup * static_cast<std::uint64_t>(s.job_step + 1);
-    for (const Worm& w : s.worms)
-      for (std::size_t i = 0; i < w.dests.size(); ++i)
-        at[w.dests[i]] = end + static_cast<std::uint64_t>(w.dest_hops[i]) * t.hop + t.flits;
+    const std::uint64_t end = reached + prep + startup * static_cast<std::uint64_t>(s.job_step + 1);
+    for (std::size_t w = 0; w < s.worms.size(); ++w)
+      for (std::size_t i = 0; i < s.worms[w].dests.size(); ++i) at[s.worms[w].dests[i]] = arrive(s, w, i, end);
   }
   return at;
+}
+
+}  // namespace
+
+WormBase Worm::base() const {
+  if (xy) return WormBase::XY;
+  return subnetwork == Subnetwork::High ? WormBase::High : WormBase::Low;
+}
+
+std::map<NodeId, std::uint64_t> zero_load_arrivals(const MulticastPlan& plan, const MulticastTiming& t) {
+  return arrivals_of(plan, t.prep, t.startup, [&](const MulticastStep& s, std::size_t w, std::size_t i, std::uint64_t end) {
+    return end + static_cast<std::uint64_t>(s.worms[w].dest_hops[i]) * t.hop + t.flits;
+  });
+}
+
+std::map<NodeId, std::uint64_t> router_zero_load_arrivals(const MulticastPlan& plan, const Timing& t,
+                                                          std::uint64_t prep, std::uint64_t data_flits,
+                                                          std::uint32_t ni_ports) {
+  // When each (sender, injection channel) has taken the last flit it was given: a worm
+  // enters behind the flits of earlier worms on its channel, one flit a cycle.
+  std::map<std::pair<NodeId, std::size_t>, std::uint64_t> channel_free;
+  std::uint64_t entry = 0;  // of the worm being visited
+  return arrivals_of(plan, prep, t.ts, [&](const MulticastStep& s, std::size_t w, std::size_t i, std::uint64_t end) {
+    const Worm& worm = s.worms[w];
+    const std::uint64_t length = worm.dests.size() + data_flits;
+    if (i == 0) {
+      std::uint64_t& free = channel_free[{s.sender, w % ni_ports}];
+      entry = std::max(end, free);
+      free = entry + length;
+    }
+    const auto h = static_cast<std::uint64_t>(worm.dest_hops[i]);
+    return entry + h * t.tp + (h + 1) * t.trn + (length - 1);
+  });
 }
 
 }  // namespace meshsync

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "../../model/core/config.hpp"
+#include "../../model/core/flit.hpp"
 #include "../../model/core/geometry.hpp"
 #include "qualified_groups.hpp"
 #include "../../model/core/snake.hpp"
@@ -38,6 +40,7 @@ struct Worm {
   bool xy = false;            // base routing: XY (CP), else the snake subnetwork below
   Subnetwork subnetwork = Subnetwork::High;
   int hops() const { return static_cast<int>(path.size()); }
+  WormBase base() const;  // the routers' name for its base routing
 };
 
 // One start-up at `sender`: up to kInjectionChannels worms leave together.
@@ -87,5 +90,17 @@ std::uint64_t paper_prep_cycles(MulticastAlgorithm a);
 // Zero-load arrival cycle of every destination, counted from the multicast call: the
 // lower bound the simulator meets exactly where no two worms compete for a channel.
 std::map<NodeId, std::uint64_t> zero_load_arrivals(const MulticastPlan& plan, const MulticastTiming& t);
+
+// The same for this project's router (docs/multicast.md, "Zero-load latency"): a step
+// ends `prep + ts * (j + 1)` cycles after its sender was reached, when its worms are due
+// at the router. Worm i of a step takes injection channel i % ni_ports and enters the
+// router at the step's end or, if later, once the flits of earlier worms on that channel
+// (this step's or an earlier one's) have entered, one a cycle. A worm of k address and
+// `data_flits` data flits that enters in cycle E delivers its tail at a destination h
+// hops along it in cycle E + h * tp + (h + 1) * trn + (k + data_flits - 1), the unicast
+// formula of k + data_flits flits. Exact where no two worms compete for a link.
+std::map<NodeId, std::uint64_t> router_zero_load_arrivals(const MulticastPlan& plan, const Timing& t,
+                                                          std::uint64_t prep, std::uint64_t data_flits,
+                                                          std::uint32_t ni_ports);
 
 }  // namespace meshsync

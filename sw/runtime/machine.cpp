@@ -93,6 +93,7 @@ void Machine::run() {
   if (!mesh_->error().empty()) throw SimulationError(mesh_->error());
   const Scoreboard& board = mesh_->scoreboard();
   if (!board.errors().empty()) throw SimulationError("message delivery: " + board.errors().front());
+  if (stopped_) return;
   auto blocked = mesh_->blocked_processes();
   if (!blocked.empty() || running_ > 0) {
     std::string msg = "simulation ended at cycle " + std::to_string(now()) + " with " +
@@ -101,6 +102,11 @@ void Machine::run() {
     for (std::size_t i = 0; i < blocked.size() && i < 8; ++i) msg += "\n  " + blocked[i];
     throw SimulationError(msg);
   }
+}
+
+void Machine::stop() {
+  stopped_ = true;
+  sc_core::sc_stop();
 }
 
 BarrierMeasurement measure_barrier(Machine& m, const Communicator& c, std::uint64_t not_before) {

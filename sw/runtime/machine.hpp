@@ -44,8 +44,14 @@ class Machine {
   // Simulates until every thread finished and the network drained. Throws
   // SimulationError on deadlock or when threads are left blocked.
   void run();
+  // Ends the simulation once the current cycle's callbacks have run, with work left in
+  // the network and software still waiting for it (a measurement that has what it
+  // needs, or has seen enough of a saturated network); run() then reports no blocked
+  // process.
+  void stop();
 
  private:
+  bool stopped_ = false;
   std::unique_ptr<MeshSystem> mesh_;
   std::vector<std::unique_ptr<Node>> nodes_;  // null until first used
   GroupTable groups_;

@@ -122,14 +122,16 @@ void Node::cs_path(std::uint8_t gid, NodeId parent, bool setup, std::function<vo
         [done = std::move(done)](NiCsPath&) { done(); });
 }
 
-// broadcast (issue 9)
 void Node::send(NodeId dest, std::vector<std::uint32_t> words, std::function<void()> done) {
   start(NiCommand::Send, NiSend{dest, std::move(words)}, [done = std::move(done)](NiSend&) { done(); });
 }
 
-void Node::receive(std::function<void(NiReceive&)> done) {
-  start(NiCommand::Receive, NiReceive{}, [done = std::move(done)](NiReceive& r) { done(r); });
+void Node::multicast(NiMulticast step, std::function<void(NiMulticast&)> done) {
+  start(NiCommand::Multicast, std::move(step), std::move(done));
 }
-// end broadcast
+
+void Node::receive(std::function<void(NiReceive&)> done) {
+  start(NiCommand::Receive, NiReceive{}, std::move(done));
+}
 
 }  // namespace meshsync

@@ -45,12 +45,14 @@ class Node : private tlm::tlm_bw_transport_if<> {
   void free_barrier(std::uint8_t gid, std::function<void()> done);
   void barrier(std::uint8_t gid, std::function<void(std::uint64_t)> done);
   void cs_path(std::uint8_t gid, NodeId parent, bool setup, std::function<void()> done);
-  // broadcast (issue 9): point to point as callbacks, for software on every node of a
-  // large mesh. `done` of send runs when the start-up is over (the head is in the
-  // router); receive's gets the whole message once its tail is delivered.
+  // Software as callbacks, for every node of a large mesh. `done` of send runs when the
+  // start-up is over (the head is in the router); receive's gets the whole message once
+  // its tail is delivered.
   void send(NodeId dest, std::vector<std::uint32_t> words, std::function<void()> done);
   void receive(std::function<void(NiReceive&)> done);
-  // end broadcast
+  // One message-passing step of a path-based multicast (one start-up for all its worms);
+  // `done` gets the command with the worms' packet ids once the start-up has passed.
+  void multicast(NiMulticast step, std::function<void(NiMulticast&)> done);
 
  private:
   void transport(NiCommand cmd, void* data);

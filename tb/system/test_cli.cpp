@@ -127,6 +127,12 @@ std::string expect_one_error_line(const std::vector<std::string>& args) {
   return ls[0];
 }
 
+// `args` followed by `extra`.
+std::vector<std::string> plus(std::vector<std::string> args, const std::vector<std::string>& extra) {
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
 // The one error line names what was wrong: the option or the config key.
 void expect_error_naming(const std::vector<std::string>& args, const std::string& what) {
   CHECK_THAT(expect_one_error_line(args), Catch::Contains(what));
@@ -515,22 +521,81 @@ TEST_CASE("cli: multicast-plan --json gives each algorithm's worms and zero-load
   CHECK_THAT(r1["destinations"].dump(), !Catch::Contains("[5,5]"));
 }
 
-TEST_CASE("cli: multicast-plan refuses bad destination lists with one line", "[cli][errors][multicast]") {
-  const std::vector<std::string> base{"multicast-plan", "--mesh", "4x4", "--src", "1,1"};
-  const auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
+TEST_CASE("cli: multicast-plan and multicast refuse bad destination lists with one line",
+          "[cli][errors][multicast]") {
+  for (const std::string command : {"multicast-plan", "multicast"}) {
+    INFO(command);
+    const auto with = [&](const std::vector<std::string>& extra) {
+      return plus({command, "--mesh", "4x4", "--src", "1,1"}, extra);
+    };
+    expect_error_naming(with({"--dests", "1,1;2,2"}), "source (1,1) is among the destinations");
+    expect_error_naming(with({"--dests", "2,2;2,2"}), "duplicate destination (2,2)");
+    expect_error_naming(with({"--dests", "4,0"}), "outside the 4x4 mesh");
+    expect_error_naming(with({"--dests", ""}), "empty destination list");
+    expect_error_naming(with({"--dests", "random:16"}), "between 1 and 15 destinations");
+    expect_error_naming(with({"--dests", "random:2", "--algo", "xx"}), "--algo");
+    expect_error_naming(with({"--dests", "random:2", "--algo", "dp,qg,dp"}), "algorithm 'dp' given twice");
+    expect_error_naming({command, "--mesh", "4x4", "--src", "9,9"}, "source (9,9) is outside");
+    expect_error_naming({command, "--mesh", "4x4", "--src", "1,1;2,2"}, "one node");
+  }
+}
+
+TEST_CASE("cli: multicast refuses bad rates, load settings and RTL runs with one line", "[cli][errors][multicast]") {
+  const auto with = [](const std::vector<std::string>& extra) { return plus({"multicast", "--mesh", "4x4"}, extra); };
+  expect_error_naming(with({"--rate", "-0.1"}), "--rate must be from 0 to 1");
+  expect_error_naming(with({"--rate", "2"}), "--rate must be from 0 to 1");
+  expect_error_naming(with({"--rate", "nan"}), "--rate");
+  expect_error_naming(with({"--rate", "fast"}), "--rate");
+  expect_error_naming(with({"--rate", "0.01", "--src", "1,1"}), "every node is a source");
+  expect_error_naming(with({"--rate", "0.01", "--dests", "1,1;2,2"}), "random:K");
+  expect_error_naming(with({"--rate", "0.01", "--dests", "random:16"}), "between 1 and 15 destinations");
+  expect_error_naming(with({"--rate", "0.01", "--trials", "3"}), "--trials");
+  expect_error_naming(with({"--ni", "two-port"}), "--ni");
+  expect_error_naming(with({"--flits", "0"}), "--flits");
+  expect_error_naming(with({"--batches", "0"}), "--batches");
+  expect_error_naming(with({"--rtl", "all"}), "multicast does not attach RTL routers");
+  expect_error_naming(with({"--lockstep", "0,0"}), "multicast does not attach RTL routers");
+}
+
+TEST_CASE("cli: multicast --json gives simulated arrivals beside the analytic sum, the same for a seed",
+          "[cli][json][multicast][determinism]") {
+  // The QG example of NOTES-multicast.md, with the paper's network (the defaults).
+  const std::vector<std::string> args{"multicast", "--mesh", "8x8", "--src", "0,3", "--dests",
+                                      "6,5;7,3;3,4;6,6;4,4;6,7;2,3;1,5", "--json"};
+  const json j = run_json(args);
+  CHECK(j["ni"] == "all-port");
+  CHECK(j["timing"]["ts"] == 33);
+  REQUIRE(j["algorithms"].size() == 4);
+  for (const json& a : j["algorithms"]) {
+    INFO(a["algorithm"]);
+    REQUIRE(a["arrivals"].size() == 8);
+    std::uint64_t last = 0;
+    for (const json& arr : a["arrivals"]) {
+      CHECK(arr["cycle"] >= arr["analytic"]);
+      last = std::max(last, arr["cycle"].get<std::uint64_t>());
+    }
+    CHECK(a["latency_avg"] == last);
+    if (a["algorithm"] == "dp" || a["algorithm"] == "qg")  // no two worms compete here
+      for (const json& arr : a["arrivals"]) CHECK(arr["cycle"] == arr["analytic"]);
+  }
+  CHECK(j["algorithms"][3]["startups"] == 2);
+  // Under load: the same numbers for the same seed, others for another.
+  const std::vector<std::string> load{"multicast", "--mesh", "6x6", "--dests", "random:5", "--rate", "0.002",
+                                      "--warmup", "20", "--batches", "3", "--batch-size", "20", "--json"};
+  auto seeded = [&](const std::string& seed) {
+    json r = run_json(plus(load, {"--seed", seed}));
+    r.erase("wall_seconds");
+    return r;
   };
-  expect_error_naming(with({"--dests", "1,1;2,2"}), "source (1,1) is among the destinations");
-  expect_error_naming(with({"--dests", "2,2;2,2"}), "duplicate destination (2,2)");
-  expect_error_naming(with({"--dests", "4,0"}), "outside the 4x4 mesh");
-  expect_error_naming(with({"--dests", ""}), "empty destination list");
-  expect_error_naming(with({"--dests", "random:16"}), "between 1 and 15 destinations");
-  expect_error_naming(with({"--dests", "random:2", "--algo", "xx"}), "--algo");
-  expect_error_naming(with({"--dests", "random:2", "--algo", "dp,qg,dp"}), "algorithm 'dp' given twice");
-  expect_error_naming({"multicast-plan", "--mesh", "4x4", "--src", "9,9"}, "source (9,9) is outside");
-  expect_error_naming({"multicast-plan", "--mesh", "4x4", "--src", "1,1;2,2"}, "one node");
+  const json x = seeded("5"), y = seeded("5"), z = seeded("6");
+  CHECK(x == y);
+  CHECK(x != z);
+  for (const json& a : x["algorithms"]) {
+    CHECK(a["saturated"] == false);
+    CHECK(a["measured"] == 60);
+    CHECK(a["batch_means"].size() == 3);
+    CHECK(a["latency_avg"].get<double>() >= a["zero_load_cycles"].get<double>());
+  }
 }
 
 namespace {
