@@ -46,14 +46,15 @@ std::vector<Flit> make_multicast_worm(std::uint64_t packet, NodeId src,
 
 void Scoreboard::expect(std::uint64_t packet, NodeId src, NodeId dest, std::uint16_t length,
                         std::uint64_t created) {
-  open_[packet] = Packet{src, {dest}, {0}, length, 1, created};
+  open_[packet] = Packet{src, {dest, 0}, {}, length, 1, created};
 }
 
 void Scoreboard::expect_multicast(std::uint64_t packet, NodeId src,
                                   const std::vector<NodeId>& dests, std::uint16_t length,
                                   std::uint64_t created) {
-  Packet p{src, dests, {}, length, dests.size(), created};
-  for (std::size_t j = 0; j < dests.size(); ++j) p.next_seq.push_back(static_cast<std::uint16_t>(j));
+  Packet p{src, {dests.at(0), 0}, {}, length, dests.size(), created};
+  for (std::size_t j = 1; j < dests.size(); ++j)
+    p.rest.push_back({dests[j], static_cast<std::uint16_t>(j)});
   open_[packet] = std::move(p);
 }
 
@@ -67,13 +68,14 @@ bool Scoreboard::deliver(NodeId node, const Flit& f) {
     return false;
   }
   Packet& p = it->second;
-  std::size_t j = 0;
-  while (j < p.dests.size() && p.dests[j] != node) ++j;
-  if (j == p.dests.size()) {
+  Delivery* at = p.first.dest == node ? &p.first : nullptr;
+  for (std::size_t j = 0; !at && j < p.rest.size(); ++j)
+    if (p.rest[j].dest == node) at = &p.rest[j];
+  if (!at) {
     error("delivered at node " + std::to_string(node) + ", not one of its destinations");
     return false;
   }
-  std::uint16_t& next = p.next_seq[j];
+  std::uint16_t& next = at->next_seq;
   if (next >= p.length) {
     error("flit " + std::to_string(f.seq) + " delivered twice at node " + std::to_string(node));
     return false;

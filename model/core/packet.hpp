@@ -29,10 +29,17 @@ std::vector<Flit> make_multicast_worm(std::uint64_t packet, NodeId src,
 // stripped the addresses they were.
 class Scoreboard {
  public:
+  // Where a packet is due and the flit it expects there next.
+  struct Delivery {
+    NodeId dest = 0;
+    std::uint16_t next_seq = 0;
+  };
   struct Packet {
     NodeId src = 0;
-    std::vector<NodeId> dests;           // one for an ordinary message
-    std::vector<std::uint16_t> next_seq;  // per destination
+    Delivery first;
+    // A multicast's further destinations: empty for ordinary messages, which are almost
+    // every packet of a traffic run and so cost no allocation here.
+    std::vector<Delivery> rest;
     std::uint16_t length = 1;
     std::size_t open = 1;  // destinations still missing their tail
     std::uint64_t created = 0;

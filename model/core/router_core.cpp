@@ -70,7 +70,7 @@ void RouterCore::cancel_batch(int r) {
 }
 
 void RouterCore::inject(const Flit& f, std::uint64_t cycle, int channel) {
-  if (channel < 0 || channel >= (all_port_ ? 4 : 1))
+  if (channel < 0 || channel >= channels())
     throw std::logic_error("injection channel " + std::to_string(channel) + " does not exist");
   source(channel).push(f, cycle);
 }
@@ -280,8 +280,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
   }
   bool moved = false;
   // Each injection channel carries one flit per cycle into its input buffer.
-  const int channels = all_port_ ? 4 : 1;
-  for (int ch = 0; ch < channels; ++ch) {
+  for (int ch = 0; ch < channels(); ++ch) {
     InjectionChannel& src = source(ch);
     if (src.empty() || src.front_cycle() > c) continue;
     const Flit& f = src.front();
@@ -434,20 +433,17 @@ std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
     if (r <= c) return c + 1;
     next = std::min(next, r);
   }
-  const auto due = [&](const InjectionChannel& src) {
+  for (int ch = 0; ch < channels(); ++ch) {
+    const InjectionChannel& src = source(ch);
     if (!src.empty()) next = std::min(next, std::max(c + 1, src.front_cycle()));
-  };
-  due(source_);
-  if (more_sources_)
-    for (const InjectionChannel& src : *more_sources_) due(src);
+  }
   return next;
 }
 
 bool RouterCore::idle() const {
-  if (pending_ > 0 || !source_.empty()) return false;
-  if (more_sources_)
-    for (const InjectionChannel& src : *more_sources_)
-      if (!src.empty()) return false;
+  if (pending_ > 0) return false;
+  for (int ch = 0; ch < channels(); ++ch)
+    if (!source(ch).empty()) return false;
   for (const auto& port : in_)
     for (const auto& q : port)
       if (!q.empty()) return false;
@@ -514,8 +510,8 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
   for (std::size_t r = 0; r < batches_.size(); ++r)
     if (batches_[r].pending)
       out.push_back(me + ": barrier register " + std::to_string(r) + " waits for the emitter");
-  for (int ch = 0; ch < (all_port_ ? 4 : 1); ++ch) {
-    const InjectionChannel& src = ch == 0 ? source_ : (*more_sources_)[static_cast<std::size_t>(ch - 1)];
+  for (int ch = 0; ch < channels(); ++ch) {
+    const InjectionChannel& src = source(ch);
     if (!src.empty())
       out.push_back(me + ": " + std::to_string(src.size()) + " flit(s) waiting at the NI" +
                     (all_port_ ? " (injection channel " + std::to_string(ch) + ")" : ""));

@@ -184,6 +184,10 @@ class RouterCore {
   InjectionChannel& source(int channel) {
     return channel == 0 ? source_ : (*more_sources_)[static_cast<std::size_t>(channel - 1)];
   }
+  const InjectionChannel& source(int channel) const {
+    return const_cast<RouterCore*>(this)->source(channel);
+  }
+  int channels() const { return all_port_ ? 4 : 1; }
   static int input_of_channel(int channel) { return channel == 0 ? 0 : kPorts + channel - 1; }
 
   NodeId id_;

@@ -231,22 +231,26 @@ class RtlSite final : public ExternalRouter {
     };
     // Flits after a head carry no address: they follow their head's input (the worm VC
     // lock).
+    // The Local input returns no credits: its flit of this cycle is taken from the
+    // mirror when an output first shows it.
+    const auto local = [&]() -> std::optional<Flit>& {
+      if (!popped[0] && !inside_[0][vc].empty()) {
+        popped[0] = inside_[0][vc].front();
+        inside_[0][vc].pop_front();
+      }
+      return popped[0];
+    };
     std::optional<int> from;
     if (is_worm_vc(vc) && !head) {
       from = worm_from_[o][vc == kSnakeVc];
     } else {
       for (int p = 1; p < kPorts && !from; ++p)
         if (sends(popped[p])) from = p;
-      if (!from && !popped[0] && !inside_[0][vc].empty() && sends(inside_[0][vc].front())) {
-        popped[0] = inside_[0][vc].front();
-        inside_[0][vc].pop_front();
-      }
-      if (!from && sends(popped[0])) from = 0;
+      if (!from && (popped[0] ? sends(popped[0])
+                              : !inside_[0][vc].empty() && sends(inside_[0][vc].front())))
+        from = 0;
     }
-    if (from == 0 && !popped[0] && !inside_[0][vc].empty()) {
-      popped[0] = inside_[0][vc].front();
-      inside_[0][vc].pop_front();
-    }
+    if (from == 0) local();
     std::optional<Flit> f;
     if (from && popped[*from]) {
       f = as_sent(*popped[*from]);

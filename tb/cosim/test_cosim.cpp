@@ -59,10 +59,8 @@ void multicast_worms(Machine& m, std::uint64_t cycles, std::uint64_t seed, Mixed
     const MulticastPlan plan = plan_multicast(kAllMulticastAlgorithms[r.below(4)], mesh, src, dests);
     for (const MulticastStep& step : plan.steps)
       for (const Worm& w : step.worms) {
-        const WormBase base = w.xy ? WormBase::XY
-                              : w.subnetwork == Subnetwork::High ? WormBase::High : WormBase::Low;
         const std::uint64_t id = sys.core().new_packet_id(), at = sys.now_cycle() + 1;
-        const auto flits = make_multicast_worm(id, step.sender, w.dests, base, 6, at);
+        const auto flits = make_multicast_worm(id, step.sender, w.dests, w.base(), 6, at);
         sys.scoreboard().expect_multicast(id, step.sender, w.dests,
                                           static_cast<std::uint16_t>(flits.size()), at);
         for (const Flit& f : flits) sys.inject(step.sender, f, at);

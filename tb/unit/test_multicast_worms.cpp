@@ -10,26 +10,14 @@
 #include "model/core/network_core.hpp"
 #include "model/core/packet.hpp"
 #include "model/core/random.hpp"
+#include "support/recording_sink.hpp"
 #include "sw/collective/path_multicast.hpp"
 
 using namespace meshsync;
+using meshsync::test::Ejection;
+using meshsync::test::RecordingSink;
 
 namespace {
-
-struct Ejection {
-  NodeId node;
-  Flit flit;
-  std::uint64_t cycle;
-};
-
-struct RecordingSink : NetworkSink {
-  std::vector<Ejection> out;
-  Scoreboard board;
-  void on_eject(NodeId node, const Flit& f, std::uint64_t cycle) override {
-    out.push_back({node, f, cycle});
-    if (!f.sync) board.deliver(node, f);
-  }
-};
 
 NetworkConfig config(MeshShape mesh, Timing t, std::uint32_t ni_ports = 1) {
   NetworkConfig c;
@@ -37,11 +25,6 @@ NetworkConfig config(MeshShape mesh, Timing t, std::uint32_t ni_ports = 1) {
   c.timing = t;
   c.router.ni_ports = ni_ports;
   return c;
-}
-
-WormBase base_of(const Worm& w) {
-  if (w.xy) return WormBase::XY;
-  return w.subnetwork == Subnetwork::High ? WormBase::High : WormBase::Low;
 }
 
 std::uint32_t word(std::uint64_t packet, std::uint16_t i) {
@@ -54,7 +37,7 @@ std::uint64_t send_worm(NetworkCore& net, RecordingSink& sink, NodeId sender, co
   const std::uint64_t id = net.new_packet_id();
   std::vector<std::uint32_t> words;
   for (std::uint16_t i = 0; i < data; ++i) words.push_back(word(id, i));
-  const auto flits = make_multicast_worm(id, sender, w.dests, base_of(w), data, cycle, words);
+  const auto flits = make_multicast_worm(id, sender, w.dests, w.base(), data, cycle, words);
   sink.board.expect_multicast(id, sender, w.dests, static_cast<std::uint16_t>(flits.size()), cycle);
   for (const Flit& f : flits) net.inject(sender, f, cycle, channel);
   return id;

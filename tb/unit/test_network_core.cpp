@@ -8,27 +8,15 @@
 
 #include "model/core/network_core.hpp"
 #include "model/core/packet.hpp"
+#include "support/recording_sink.hpp"
 #include "support/tree_reference.hpp"
 #include "sw/collective/barrier_tree.hpp"
 
 using namespace meshsync;
+using meshsync::test::Ejection;
+using meshsync::test::RecordingSink;
 
 namespace {
-
-struct Ejection {
-  NodeId node;
-  Flit flit;
-  std::uint64_t cycle;
-};
-
-struct RecordingSink : NetworkSink {
-  std::vector<Ejection> out;
-  Scoreboard board;
-  void on_eject(NodeId node, const Flit& f, std::uint64_t cycle) override {
-    out.push_back({node, f, cycle});
-    if (!f.sync) board.deliver(node, f);
-  }
-};
 
 NetworkConfig config(MeshShape mesh, Timing t, std::uint32_t depth = 16) {
   NetworkConfig c;
