@@ -27,7 +27,9 @@ module meshsync_input_port #(
   /// Width of the countdown of the sync VCs (req_cnt_o).
   parameter int unsigned CntW = 5,
   /// The router has barrier registers (CAM lookups, CS transit entries).
-  parameter bit HasRegs = 1'b1
+  parameter bit HasRegs = 1'b1,
+  /// Worms enter the network here (the Local input): a worm head's forced first hop counts.
+  parameter bit Injection = 1'b0
 ) (
   input  logic                                         clk_i,
   input  logic                                         rst_ni,
@@ -93,7 +95,8 @@ module meshsync_input_port #(
   // ---------------------------------------------------------------------------------------
   logic in_head, in_tail, in_sync, in_yx, in_control, in_addr, in_more, in_snake, slot;
   logic [meshsync_pkg::BaseW-1:0] in_base;
-  logic [PortW-1:0] xy_port, snake_port, route_port, push_out;
+  logic [PortW-1:0] xy_port, snake_port, base_port, in_first, route_port, push_out;
+  logic forced;
   logic [CntW-1:0] push_cnt;
   // {promote, copy}
   logic [1:0] push_tag;
@@ -138,7 +141,14 @@ module meshsync_input_port #(
     .port_o   (snake_port)
   );
 
-  assign route_port = in_snake ? snake_port : xy_port;
+  assign base_port = in_snake ? snake_port : xy_port;
+  // MP's forced first hop (docs/microarchitecture.md): a worm head entering on the
+  // injection input leaves by the port it names, unless it is addressed here; later
+  // routers see it on a link input and follow the base routing.
+  assign in_first = in_flit_i[meshsync_pkg::FirstLsb +: meshsync_pkg::FirstW];
+  assign forced = Injection && in_head && in_addr && (in_first != meshsync_pkg::PortLocal) &&
+                  (base_port != meshsync_pkg::PortLocal);
+  assign route_port = forced ? in_first : base_port;
 
   assign cur_out = slot ? worm_out_q[PortW +: PortW] : worm_out_q[0 +: PortW];
   assign cur_copy = slot ? worm_copy_q[1] : worm_copy_q[0];

@@ -45,6 +45,10 @@ package meshsync_pkg;
   localparam int unsigned BaseLsb = 25;
   localparam int unsigned BaseW = 2;
   localparam int unsigned MoreBit = 24;
+  // The head's forced first hop, an output port (PortLocal: none); only the router the
+  // worm is injected into honours it (MP's quadrant ports).
+  localparam int unsigned FirstLsb = 21;
+  localparam int unsigned FirstW = 3;
   localparam logic [1:0] BaseXY = 2'd0;
   localparam logic [1:0] BaseHigh = 2'd1;
   localparam logic [1:0] BaseLow = 2'd2;

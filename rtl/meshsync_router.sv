@@ -183,7 +183,8 @@ module meshsync_router #(
       .Trn             (Trn),
       .Trm             (Trm),
       .CntW            (CntW),
-      .HasRegs         (NumRegs > 0)
+      .HasRegs         (NumRegs > 0),
+      .Injection       (i == 0)
     ) u_input (
       .clk_i         (clk_i),
       .rst_ni        (rst_ni),

@@ -54,6 +54,9 @@ struct Flit {
   bool addr = false;   // an address flit
   bool more = false;   // an address flit followed by another address flit
   WormBase base = WormBase::XY;
+  // A worm head's forced first hop (MP's quadrant port; Local: none). Only the router the
+  // worm is injected into honours it; later routers follow the base routing.
+  Port first = Port::Local;
 
   int vc() const {
     if (sync) return 1 + static_cast<int>(route);

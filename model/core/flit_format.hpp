@@ -39,6 +39,9 @@ inline constexpr Field kDestY{7, 7};
 inline constexpr Field kMcast{27, 1};
 inline constexpr Field kBase{25, 2};  // WormBase: 0 XY, 1 Hu, 2 Hl
 inline constexpr Field kMore{24, 1};   // another address flit follows
+// The head's forced first hop, an output port (Port; 0 = Local = none): honoured only by
+// the router the worm is injected into (MP's quadrant ports).
+inline constexpr Field kFirst{21, 3};
 inline constexpr Field kDestX{0, 7};
 
 // The destination fields bound the meshes the hardware can address.

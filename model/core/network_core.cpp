@@ -36,6 +36,11 @@ void NetworkCore::set_external(ExternalRouters* ext) {
   for (std::size_t n = 0; n < routers_.size(); ++n) ext_[n] = ext->at(static_cast<NodeId>(n));
 }
 
+void NetworkCore::set_faults(FaultInjector* f) {
+  if (external_) throw ConfigError("fault injection needs model routers: faults live in the model, not the RTL");
+  faults_ = f;
+}
+
 void NetworkCore::schedule_external(NodeId n, std::uint64_t cycle) {
   // A signal-level router may be due in the cycle the cores just ran (an input that takes
   // effect next cycle): it joins that cycle's external pass.
@@ -111,6 +116,11 @@ void NetworkCore::flit_out(NodeId from, int port, const Flit& f, std::uint64_t c
   const NodeId to = neighbor(from, port);
   const Port in = opposite(port_at(port));
   const std::uint64_t arrival = cycle + 1 + cfg_.timing.tp + link_delay(from, port_at(port));
+  if (faults_) {
+    Flit crossed = f;
+    if (faults_->cross(from, port_at(port), crossed, cycle)) schedule(to, router(to).receive(in, crossed, arrival));
+    return;
+  }
   if (ExternalRouter* x = ext(to)) schedule_external(to, x->receive(in, f, arrival));
   else schedule(to, router(to).receive(in, f, arrival));
 }
@@ -208,6 +218,7 @@ void NetworkCore::run_cycle(std::uint64_t c) {
       mark_external_due(n);
       continue;
     }
+    if (faults_ && faults_->router_stopped(n, c)) continue;
     progress |= r.step(c, *this);
     ++router_steps_;
     if (probe_) probe_->after_step(n, c);
@@ -215,6 +226,9 @@ void NetworkCore::run_cycle(std::uint64_t c) {
     if (next != kNever) schedule(n, next);
   }
   in_cycle_ = false;
+  // A fault's routers stay awake, so that the watchdog below sees the work they hold.
+  if (faults_)
+    for (const NodeId n : faults_->held()) schedule(n, c + 1);
   if (progress) {
     last_progress_ = c;
   } else if ((pending_wakes_ > 0 || !external_due_.empty()) && c - last_progress_ > cfg_.deadlock_cycles) {
@@ -250,7 +264,16 @@ std::uint64_t NetworkCore::run_until_idle(std::uint64_t limit) {
 
 std::string NetworkCore::stuck_report(std::size_t max_lines) const {
   std::vector<std::string> lines;
+  // With faults injected, what they did and the routers they hold come first: the cause
+  // before the jam that spread from it.
+  std::vector<NodeId> first;
+  if (faults_) {
+    lines = faults_->report();
+    first = faults_->held();
+    for (const NodeId n : first) router(n).describe_stuck(lines, cfg_.mesh);
+  }
   for (std::size_t n = 0; n < routers_.size(); ++n) {
+    if (std::find(first.begin(), first.end(), static_cast<NodeId>(n)) != first.end()) continue;
     if (const ExternalRouter* x = ext(static_cast<NodeId>(n))) x->describe_stuck(lines);
     else if (routers_[n]) routers_[n]->describe_stuck(lines, cfg_.mesh);
   }

@@ -13,6 +13,7 @@
 
 #include "config.hpp"
 #include "external_router.hpp"
+#include "fault.hpp"
 #include "router_core.hpp"
 
 namespace meshsync {
@@ -82,6 +83,8 @@ class NetworkCore : private RouterLinks {
   void set_sink(NetworkSink* s) { sink_ = s; }
   void set_traffic(TrafficSource* t) { traffic_ = t; }
   void set_probe(NetworkProbe* p) { probe_ = p; }
+  // Faults to inject (docs/reliability.md); model routers only, before the first cycle.
+  void set_faults(FaultInjector* f);
   // Puts the routers that `ext` has (ext->at(n) != nullptr) in place of the cores there;
   // before the first cycle.
   void set_external(ExternalRouters* ext);
@@ -171,6 +174,7 @@ class NetworkCore : private RouterLinks {
   NetworkSink* sink_ = nullptr;
   TrafficSource* traffic_ = nullptr;
   NetworkProbe* probe_ = nullptr;
+  FaultInjector* faults_ = nullptr;
   ExternalRouters* external_ = nullptr;
   std::vector<ExternalRouter*> ext_;      // per node; empty without external routers
   std::vector<NodeId> external_due_;      // external routers to step in last_cycle_

@@ -151,7 +151,10 @@ void RouterCore::classify(Buffered& b, int input, std::uint64_t arrival) const {
     }
   } else if (!f.mcast || f.addr) {
     // A multidestination worm's data flits follow its head (classify_worm).
-    const Port p = route_of(f);
+    Port p = route_of(f);
+    // MP's forced first hop: taken by the head in the router it is injected into (the
+    // quadrant's port, minimal and in the worm's subnetwork; docs/deadlock.md).
+    if (f.head && f.first != Port::Local && p != Port::Local && injection_input(input)) p = f.first;
     b.out = static_cast<std::int8_t>(p == Port::Local ? eject_output(input) : index(p));
   }
   b.ready = arrival + delay - 1;

@@ -157,6 +157,9 @@ class RouterCore {
   int eject_output(int input) const {
     return all_port_ && input >= 1 && input < kPorts ? kPorts + input - 1 : index(Port::Local);
   }
+  // Where worms enter from the NI: the Local input and an all-port NI's channels 1..3. Only
+  // there does a worm head's forced first hop count (docs/microarchitecture.md).
+  static constexpr bool injection_input(int input) { return input == 0 || input >= kPorts; }
   // Outputs of a multidestination worm's flits arriving on `input` (absorb, forward).
   void classify_worm(Buffered& b, int input);
   // Route and router delay of a flit arriving in `arrival`, from the registers as they

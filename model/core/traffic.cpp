@@ -42,6 +42,7 @@ TrafficGenerator::TrafficGenerator(const TrafficParams& p, const MeshShape& mesh
       packet_chance_(std::min(1.0, p.rate / p.flits)) {
   // Bernoulli injection per cycle is a geometric gap between packets; drawing the gap
   // keeps idle nodes free of per-cycle work.
+  board_.set_mesh(mesh_);
   for (int n = 0; n < mesh_.nodes(); ++n)
     next_.push({start_cycle + gap(), static_cast<NodeId>(n)});
 }
@@ -52,7 +53,8 @@ std::uint64_t TrafficGenerator::next_cycle() const {
   // Like BookSim, keep offering load after the window until every measured packet has
   // arrived: measured packets must not drain through an emptying network.
   if (next_.empty()) return kNever;
-  if (next_.top().cycle >= window_end_ && latencies_ == measured_created_) return kNever;
+  if (next_.top().cycle >= window_end_ && (!p_.offer_until_drained || latencies_ == measured_created_))
+    return kNever;
   return next_.top().cycle;
 }
 
@@ -101,7 +103,7 @@ void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
 void TrafficGenerator::on_eject(NodeId node, const Flit& f, std::uint64_t cycle) {
   if (cycle >= window_begin_ && cycle < window_end_) ++window_flits_;
   last_delivery_ = std::max(last_delivery_, cycle);
-  if (!board_.deliver(node, f)) return;
+  if (!board_.deliver(node, f, cycle)) return;
   if (f.created < window_begin_ || f.created >= window_end_) return;  // not measured
   const std::uint64_t latency = cycle - f.created;
   if (latency_bins_.size() <= latency) latency_bins_.resize(latency + 1);

@@ -29,6 +29,10 @@ struct TrafficParams {
   std::uint64_t cycles = 10000;  // measured cycles
   std::uint64_t seed = 1;
   double hotspot_fraction = 0.2;  // share of packets sent to the hotspot (mesh centre)
+  // Like BookSim, keep offering load after the window until every measured packet has
+  // arrived. Off: creation ends with the window (a soak, where a fault may lose packets
+  // for good and load that never ends would hide the stall from the deadlock watchdog).
+  bool offer_until_drained = true;
   void validate(const MeshShape& mesh) const;  // throws ConfigError
 };
 

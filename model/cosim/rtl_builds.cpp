@@ -10,8 +10,8 @@ RtlBuild make_build(const char* name, const char* verilog_params) {
   RtlParams p = parse_rtl_params(name, verilog_params);
   // Co-simulated routers address any mesh the flit format can (model/CMakeLists.txt).
   p.mesh_w = p.mesh_h = flit_format::kMaxMeshSide;
-  return RtlBuild{p, [p](const char* instance) -> std::unique_ptr<ScRouter> {
-                    return std::make_unique<VerilatedScRouter<Model>>(instance, p);
+  return RtlBuild{p, [p](VerilatedContext* ctx, const std::string& instance) -> std::unique_ptr<RtlRouter> {
+                    return std::make_unique<VerilatedRouter<Model>>(p, ctx, instance);
                   }};
 }
 }  // namespace

@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "model/core/config.hpp"
-#include "sc_router.hpp"
+#include "verilated_router.hpp"
 
 namespace meshsync::rtl {
 
 struct RtlBuild {
   RtlParams params;
-  std::function<std::unique_ptr<ScRouter>(const char* instance)> make;
+  // A router of this configuration in `ctx` (a mesh's shared context), named `instance`.
+  std::function<std::unique_ptr<RtlRouter>(VerilatedContext* ctx, const std::string& instance)> make;
 };
 
 // Every configuration of this program (the built-in ones, then any added).

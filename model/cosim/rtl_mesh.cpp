@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 
+#include <verilated_fst_c.h>
+
 #include "lockstep_check.hpp"
 #include "model/core/injection_channel.hpp"
 #include "model/systemc/mesh_system.hpp"
@@ -26,11 +28,11 @@ std::string where(const MeshShape& m, NodeId n) {
 // leaving is matched to it to recover the model's packet fields (docs/rtl.md).
 class RtlSite final : public ExternalRouter {
  public:
-  RtlSite(NodeId id, NetworkCore& net, std::unique_ptr<ScRouter> router, bool lockstep)
+  RtlSite(NodeId id, NetworkCore& net, std::unique_ptr<RtlRouter> router, bool lockstep)
       : id_(id), net_(net), mesh_(net.mesh()), router_(std::move(router)),
         shadow_(lockstep ? &net.router(id) : nullptr) {}
 
-  ScRouter& router() { return *router_; }
+  RtlRouter& router() { return *router_; }
   NodeId id() const { return id_; }
 
   std::uint64_t inject(const Flit& f, std::uint64_t cycle) override {
@@ -116,27 +118,27 @@ class RtlSite final : public ExternalRouter {
       reg_.reset();
       presented_ = true;
     }
-    router_->present(in_);
+    out_ = router_->eval(in_);
   }
 
   // Phase 2: the NI's next flit goes in when the router says it fits (local_ready).
   bool offer_local(std::uint64_t c) {
     if (local_.empty() || local_.front_cycle() > c + 1) return false;
     const Flit& f = local_.front();
-    if (!router_->outputs().local_ready[f.vc()]) return false;
+    if (!out_.local_ready[f.vc()]) return false;
     in_.in_valid[0] = true;
     in_.in_vc[0] = static_cast<std::uint8_t>(f.vc());
     in_.in_flit[0] = encode_flit(f, mesh_);
     arriving_[0] = f;
     local_.pop();
     presented_ = true;
-    router_->present(in_);
+    out_ = router_->eval(in_);
     return true;
   }
 
   // Phase 3: compare (lockstep), deliver the outputs, take the inputs into the mirror.
   bool finish(std::uint64_t c, RouterLinks& links) {
-    const RtlOutputs out = router_->outputs();
+    const RtlOutputs& out = out_;
     if (shadow_) check(c, out);
     else if (out.error)
       throw LockstepError("RTL router " + where(mesh_, id_) + " raised error_o in cycle " + std::to_string(c));
@@ -268,7 +270,7 @@ class RtlSite final : public ExternalRouter {
   NodeId id_;
   NetworkCore& net_;
   const MeshShape& mesh_;
-  std::unique_ptr<ScRouter> router_;
+  std::unique_ptr<RtlRouter> router_;
   RouterCore* shadow_;
   std::deque<PendingFlit> flits_;
   std::deque<PendingCredit> credits_;
@@ -285,6 +287,7 @@ class RtlSite final : public ExternalRouter {
     return a;
   }();
   RtlInputs in_;
+  RtlOutputs out_;  // the router's outputs for in_
   std::array<std::optional<Flit>, kPorts> arriving_;
   bool presented_ = false;
   bool busy_ = false;
@@ -294,23 +297,23 @@ class RtlSite final : public ExternalRouter {
 
 RtlMesh::RtlMesh(sc_core::sc_module_name name, NetworkCore& net, const CosimOptions& opt)
     : sc_core::sc_module(name), net_(net), build_(&find_rtl_build(net.config(), opt.config)),
-      trace_path_(opt.trace) {
+      ctx_(std::make_unique<VerilatedContext>()), trace_path_(opt.trace) {
   const MeshShape& m = net.mesh();
   std::vector<int> kind(static_cast<std::size_t>(m.nodes()), 0);  // 1 RTL, 2 lockstep
   for (NodeId n : opt.rtl) kind[n] = std::max(kind[n], 1);
   for (NodeId n : opt.lockstep) kind[n] = 2;
-  if (!trace_path_.empty()) Verilated::traceEverOn(true);
+  if (!trace_path_.empty()) ctx_->traceEverOn(true);
   by_node_.assign(kind.size(), nullptr);
   for (int n = 0; n < m.nodes(); ++n) {
     if (!kind[n]) continue;
     const Coord c = m.coord(static_cast<NodeId>(n));
-    const std::string inst = "r_" + std::to_string(c.x) + "_" + std::to_string(c.y);
-    sites_.push_back(std::make_unique<RtlSite>(static_cast<NodeId>(n), net, build_->make(inst.c_str()),
+    // Scopes as the SystemC hierarchy would name them: rtl.r_X_Y.
+    const std::string inst = std::string(this->name()) + ".r_" + std::to_string(c.x) + "_" + std::to_string(c.y);
+    sites_.push_back(std::make_unique<RtlSite>(static_cast<NodeId>(n), net, build_->make(ctx_.get(), inst),
                                                kind[n] == 2));
+    sites_.back()->router().reset(c.x, c.y);
     by_node_[n] = sites_.back().get();
   }
-  SC_HAS_PROCESS(RtlMesh);
-  SC_THREAD(reset_thread);
   net.set_external(this);
 }
 
@@ -320,51 +323,32 @@ RtlMesh::~RtlMesh() {
 
 ExternalRouter* RtlMesh::at(NodeId n) { return by_node_[n]; }
 
-void RtlMesh::settle() {
-  // Signals written now are seen by the Verilated processes in the next delta cycle and
-  // their outputs in the one after.
-  sc_core::wait(sc_core::SC_ZERO_TIME);
-  sc_core::wait(sc_core::SC_ZERO_TIME);
-}
-
-void RtlMesh::reset_thread() {
-  for (auto& s : sites_) {
-    const Coord c = net_.mesh().coord(s->id());
-    s->router().set_position(c.x, c.y);
-    s->router().set_reset(true);
-    s->router().present(RtlInputs{});
-  }
-  settle();
-  for (int edge = 0; edge < 2; ++edge) {
-    for (auto& s : sites_) s->router().set_clock(true);
-    settle();
-    for (auto& s : sites_) s->router().set_clock(false);
-    settle();
-  }
-  for (auto& s : sites_) s->router().set_reset(false);
-  settle();
-}
-
 void RtlMesh::start_of_simulation() {
   if (trace_path_.empty()) return;
-  trace_ = std::make_unique<VerilatedFstSc>();
+  trace_ = std::make_unique<VerilatedFstC>();
   for (auto& s : sites_) s->router().trace(trace_.get());
+  trace_->set_time_unit("1ps");
+  trace_->set_time_resolution("1ps");
   trace_->open(trace_path_.c_str());
+  dump(sc_core::sc_time_stamp());
+}
+
+void RtlMesh::dump(sc_core::sc_time t) {
+  if (trace_) trace_->dump(static_cast<std::uint64_t>(t.to_seconds() * 1e12 + 0.5));
 }
 
 bool RtlMesh::step(std::uint64_t c, const std::vector<NodeId>& due, RouterLinks& links) {
   for (NodeId n : due) by_node_[n]->begin(c);
-  settle();
-  bool again = false;
-  for (NodeId n : due) again |= by_node_[n]->offer_local(c);
-  if (again) settle();
+  for (NodeId n : due) by_node_[n]->offer_local(c);
   bool moved = false;
   for (NodeId n : due) moved |= by_node_[n]->finish(c, links);
   compared_ += due.size();
-  // The clock edge a quarter cycle later, so that waveforms show the cycle's values
-  // before it.
-  sc_core::wait(MeshSystem::cycle_time() / 4);
-  for (NodeId n : due) by_node_[n]->router().set_clock(true);
+  // Waveforms show the cycle's values from now (c + 1/2) and the clock edge a quarter
+  // cycle later; the routers compute it at once.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  dump(now);
+  for (NodeId n : due) by_node_[n]->router().clock();
+  dump(now + MeshSystem::cycle_time() / 4);
   return moved;
 }
 

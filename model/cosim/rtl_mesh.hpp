@@ -1,7 +1,7 @@
 // Verilated RTL routers in the SystemC mesh (docs/rtl.md, "Co-simulation"). At every
 // chosen position an RTL site takes the router's place: it presents what the mesh hands
-// the router as signals, one cycle before it takes effect, and turns the router's
-// outputs back into flits and credits. With lockstep, the C++ core of that position runs
+// the router at its ports, one cycle before it takes effect, evaluates it, and turns the
+// router's outputs back into flits and credits. With lockstep, the C++ core of that position runs
 // beside it on the same inputs and every cycle is compared; the first difference stops
 // the simulation.
 #pragma once
@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include <systemc>
+// Verilator's runtime, seeing SystemC, asks it for the time by the unqualified name.
+#include <systemc.h>
 
 #include "model/core/network_core.hpp"
 #include "rtl_builds.hpp"
@@ -45,16 +46,18 @@ class RtlMesh : public sc_core::sc_module, public ExternalRouters {
   std::uint64_t cycles_compared() const { return compared_; }
 
  private:
-  void reset_thread();
   void start_of_simulation() override;
-  static void settle();
+  // Writes the waveform at simulated time `t` (no trace: nothing).
+  void dump(sc_core::sc_time t);
 
   NetworkCore& net_;
   const RtlBuild* build_;
+  // One context for all the mesh's routers: one trace file, one error count.
+  std::unique_ptr<VerilatedContext> ctx_;
   std::vector<std::unique_ptr<RtlSite>> sites_;
   std::vector<RtlSite*> by_node_;
   std::string trace_path_;
-  std::unique_ptr<VerilatedFstSc> trace_;
+  std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t compared_ = 0;
 };
 

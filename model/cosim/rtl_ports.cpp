@@ -17,7 +17,7 @@ std::uint32_t encode_flit(const Flit& f, const MeshShape& mesh) {
       ff::kDestY.put(static_cast<std::uint32_t>(d.y)) | ff::kDestX.put(static_cast<std::uint32_t>(d.x));
   if (f.mcast)
     return flags | ff::kMcast.put(1) | ff::kBase.put(static_cast<std::uint32_t>(f.base)) |
-           ff::kMore.put(f.more) | where;
+           ff::kMore.put(f.more) | ff::kFirst.put(static_cast<std::uint32_t>(f.first)) | where;
   return flags | ff::kSync.put(f.sync) | ff::kRoute.put(f.route == Route::YX) |
          ff::kType.put(static_cast<std::uint32_t>(f.stype)) | ff::kGid.put(f.gid) |
          ff::kData.put(f.data) | where;
@@ -27,6 +27,12 @@ bool is_sync_head(std::uint32_t b) { return ff::kHead.get(b) && ff::kSync.get(b)
 
 Flit decode_sync(std::uint32_t b, const MeshShape& mesh, NodeId self) {
   const Coord dest{static_cast<int>(ff::kDestX.get(b)), static_cast<int>(ff::kDestY.get(b))};
+  // Refused rather than made into some other message: a wrong RTL flit must show as one.
+  if (!ff::kTail.get(b))
+    throw FlitFormatError("RTL sync message " + describe_flit(b) + " has no tail bit (sync messages are single flits)");
+  if (!mesh.contains(dest))
+    throw FlitFormatError("RTL sync message " + describe_flit(b) + " is addressed outside the " +
+                          std::to_string(mesh.width) + "x" + std::to_string(mesh.height) + " mesh");
   return make_sync(static_cast<SyncType>(ff::kType.get(b)), static_cast<std::uint8_t>(ff::kGid.get(b)),
                    self, mesh.id(dest), ff::kRoute.get(b) ? Route::YX : Route::XY,
                    static_cast<std::uint8_t>(ff::kData.get(b)));

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "model/core/barrier_register.hpp"
@@ -88,8 +89,15 @@ struct RtlOutputs {
 
 // The 32-bit hardware flit (docs/microarchitecture.md) of a model flit.
 std::uint32_t encode_flit(const Flit& f, const MeshShape& mesh);
+// A word that is no flit of the format on the mesh at hand.
+struct FlitFormatError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // A sync message from its hardware bits; the model-only fields say it was made at `self`
-// (the barrier unit builds its messages there).
+// (the barrier unit builds its messages there). Throws FlitFormatError for bits no sync
+// message on `mesh` has (no tail bit, a destination outside the mesh), which decoding
+// would otherwise turn into a different message.
 Flit decode_sync(std::uint32_t bits, const MeshShape& mesh, NodeId self);
 bool is_sync_head(std::uint32_t bits);
 // "sync release gid 3 data 0 dest (2,5) R=YX" and the like.

@@ -9,6 +9,7 @@ using sc_core::sc_time;
 MeshSystem::MeshSystem(sc_core::sc_module_name name, const NetworkConfig& cfg)
     : sc_core::sc_module(name), core_(cfg) {
   core_.set_sink(this);
+  board_.set_mesh(core_.mesh());
   nis_.resize(static_cast<std::size_t>(core_.mesh().nodes()));
   SC_HAS_PROCESS(MeshSystem);
   SC_THREAD(clock_thread);
@@ -187,7 +188,7 @@ void MeshSystem::on_eject(NodeId node, const Flit& f, std::uint64_t cycle) {
       traffic_->on_eject(node, f, cycle);
       return;
     }
-    board_.deliver(node, f);
+    board_.deliver(node, f, cycle);
   }
   ni(node).on_eject(f, cycle);
 }

@@ -94,7 +94,7 @@ void NetworkInterface::do_send(NiSend& cmd, Done done) {
   const std::uint64_t start = now + system_.config().timing.ts;
   const auto length = static_cast<std::uint16_t>(1 + cmd.words.size());
   const std::uint64_t id = system_.core().new_packet_id();
-  system_.scoreboard().expect(id, node_, cmd.dest, length, now);
+  system_.scoreboard().expect(id, node_, cmd.dest, length, now, cmd.words);
   for (const Flit& f : make_worm(id, node_, cmd.dest, length, now, cmd.words)) inject(f, start);
   // The caller is busy for the start-up; the head enters the router as it returns.
   system_.at(start, std::move(done));
@@ -112,8 +112,9 @@ void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
   for (std::size_t i = 0; i < cmd.worms.size(); ++i) {
     const NiWorm& w = cmd.worms[i];
     const std::uint64_t id = system_.core().new_packet_id();
-    const auto flits = make_multicast_worm(id, node_, w.dests, w.base, cmd.data_flits, now, cmd.words);
-    system_.scoreboard().expect_multicast(id, node_, w.dests, static_cast<std::uint16_t>(flits.size()), now);
+    const auto flits = make_multicast_worm(id, node_, w.dests, w.base, w.first_hop, cmd.data_flits, now, cmd.words);
+    system_.scoreboard().expect_multicast(id, node_, w.dests, static_cast<std::uint16_t>(flits.size()), now,
+                                          cmd.words);
     const int channel = static_cast<int>(i) % channels;
     for (const Flit& f : flits) system_.inject(node_, f, start, channel);
     cmd.packets.push_back(id);

@@ -47,6 +47,12 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   // Whether software is waiting here for something (for end-of-run checks).
   std::string waiting_for() const;
   std::size_t software_groups() const { return soft_.size(); }
+  // Releases of `gid` that reached this node with no barrier call left to take them (a
+  // release delivered twice would free the member's next barrier early).
+  std::size_t unclaimed_releases(std::uint8_t gid) const {
+    const auto w = waits_.find(gid);
+    return w == waits_.end() ? 0 : w->second.releases.size();
+  }
 
  private:
   using Done = std::function<void()>;

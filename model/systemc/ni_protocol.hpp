@@ -32,6 +32,7 @@ struct NiSend {
 struct NiWorm {
   std::vector<NodeId> dests;
   WormBase base = WormBase::XY;
+  Port first_hop = Port::Local;  // forced first hop out of this router (MP), Local: none
 };
 
 // One message-passing step of a path-based multicast: a single start-up t_s for all of

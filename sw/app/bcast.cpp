@@ -22,15 +22,6 @@ namespace meshsync {
 
 using nlohmann::json;
 
-std::string broadcast_algorithm_name(BroadcastAlgorithm a) {
-  switch (a) {
-    case BroadcastAlgorithm::Binomial: return "binomial";
-    case BroadcastAlgorithm::Adaptive: return "adaptive";
-    case BroadcastAlgorithm::TwoStage: return "twostage";
-  }
-  return "?";
-}
-
 namespace {
 
 struct SlowLink {

@@ -265,6 +265,38 @@ CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
 }
 // end broadcast ---------------------------------------------------------------------
 
+// reliability (issue 11) ----------------------------------------------------------------
+CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
+  auto* soak = app.add_subcommand(
+      "soak", "unicast load, concurrent barriers and multicasts in one run, every flit and release checked (docs/reliability.md)");
+  add_network_options(soak, o.net);
+  const std::map<std::string, std::uint32_t> ni{{"one-port", 1}, {"all-port", 4}};
+  add_names(soak, "--ni", o.net.config.router.ni_ports, ni, "one-port | all-port (multicasts need all-port)")
+      ->default_str("all-port");
+  SoakParams& p = o.params;
+  add_number(soak, "--cycles", p.cycles, "new packets, barrier epochs and multicasts start before this cycle", kPositive);
+  add_seed(soak, p.seed, "seed of every random choice (load, groups, arrivals, multicasts, corrupted bit)");
+  add_names(soak, "--pattern", p.pattern, pattern_names(), "uniform | transpose | hotspot")
+      ->default_str(pattern_name(p.pattern));
+  // SoakParams::validate checks the rates, so that NaN and the range get one message.
+  soak->add_option("--rate", p.rate, "unicast load, flits/node/cycle (0: none)")->capture_default_str();
+  add_number(soak, "--flits", p.flits, "flits per unicast packet", CLI::Range(1, 1024));
+  soak->add_option("--groups", p.groups, "barrier groups, alternately BTM and CS (0: none; default 3 x registers + 1, at least 4)")
+      ->check(CLI::Range(0, 256));
+  add_number(soak, "--group-size", p.group_size, "members per group (0: half the nodes, at most 256)", kNonNegative);
+  add_number(soak, "--think", p.think, "a member arrives 0..think cycles after its release", kNonNegative);
+  add_names(soak, "--algo", p.algorithm, algorithm_names(), "multicast algorithm: dp | mp | cp | qg")
+      ->default_str(algorithm_name(p.algorithm));
+  soak->add_option("--multicast-rate", p.multicast_rate, "multicasts/node/cycle (0: none)")->capture_default_str();
+  add_number(soak, "--multicast-dests", p.multicast_dests, "destinations per multicast", kPositive);
+  add_number(soak, "--multicast-flits", p.multicast_flits, "data flits per multicast", CLI::Range(1, 4096));
+  soak->add_option("--fault", o.faults,
+                   "inject a fault (repeatable): link:X,Y,DIR@CYCLE | router:X,Y@CYCLE | corrupt:X,Y,DIR@CYCLE, DIR +X -X +Y -Y");
+  soak->add_flag("--json", o.json, "print JSON");
+  return soak;
+}
+// end reliability ------------------------------------------------------------------
+
 }  // namespace
 
 CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with barrier registers (BTM, CS)") {
@@ -282,6 +314,7 @@ CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with
   sweep_cmd_ = add_sweep(app_, sweep_);
   bcast_cmd_ = add_bcast(app_, bcast_);  // broadcast
   adaptive_tree_cmd_ = add_adaptive_tree(app_, adaptive_tree_);  // broadcast
+  soak_cmd_ = add_soak(app_, soak_);  // reliability
 }
 
 void CommandLine::parse(const std::vector<std::string>& args) {
@@ -298,6 +331,7 @@ int CommandLine::run() {
   if (sweep_cmd_->parsed()) return run_sweep(sweep_);
   if (bcast_cmd_->parsed()) return run_bcast(bcast_);  // broadcast
   if (adaptive_tree_cmd_->parsed()) return run_adaptive_tree(adaptive_tree_);  // broadcast
+  if (soak_cmd_->parsed()) return run_soak(soak_);  // reliability
   return 0;
 }
 

@@ -38,6 +38,8 @@ class CommandLine {
   CLI::App* bcast_cmd_ = nullptr;
   AdaptiveTreeOptions adaptive_tree_;
   CLI::App* adaptive_tree_cmd_ = nullptr;
+  SoakOptions soak_;  // reliability (issue 11)
+  CLI::App* soak_cmd_ = nullptr;
 };
 
 }  // namespace meshsync

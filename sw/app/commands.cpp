@@ -10,13 +10,10 @@
 
 #include "../../model/core/flit_format.hpp"
 #include "../../model/systemc/vcd_probe.hpp"
-#ifdef MESHSYNC_HAVE_COSIM
-#include "../../model/cosim/rtl_mesh.hpp"
-#include "../../model/cosim/rtl_mesh_block.hpp"
-#endif
 #include "../collective/member_spec.hpp"
 #include "../runtime/machine.hpp"
 #include "background_load.hpp"
+#include "cosim_attach.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 
@@ -36,104 +33,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// RTL routers in place of the cores (--rtl, --lockstep, --trace); null when none asked.
-struct Cosim {
-#ifdef MESHSYNC_HAVE_COSIM
-  std::unique_ptr<rtl::RtlMesh> mesh;
-  std::unique_ptr<rtl::RtlMeshBlock> block;  // --rtl mesh, --lockstep mesh
-#endif
-  std::size_t rtl = 0, lockstep = 0;
-  std::string config;
-};
-
-Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
-  Cosim c;
-  if (o.rtl.empty() && o.lockstep.empty()) {
-    if (!o.trace.empty()) throw ConfigError("--trace needs RTL routers: add --rtl or --lockstep");
-    return c;
-  }
-  // The model addresses any mesh it simulates; the RTL routers only what the 32-bit
-  // hardware flit's destination fields can name.
-  const MeshShape& mesh = o.config.mesh;
-  if (mesh.width > flit_format::kMaxMeshSide || mesh.height > flit_format::kMaxMeshSide)
-    throw ConfigError(fmt::format(
-        "--rtl and --lockstep need a mesh of at most {0}x{0} (the RTL flit's {1}-bit destination "
-        "fields), got {2}x{3}; the model alone simulates it without them",
-        flit_format::kMaxMeshSide, flit_format::kDestX.width, mesh.width, mesh.height));
-#ifdef MESHSYNC_HAVE_COSIM
-  if (o.rtl == "mesh" || o.lockstep == "mesh") {
-    // The whole mesh as one Verilated block: it has no positions to mix with the model's.
-    if ((!o.rtl.empty() && o.rtl != "mesh") || (!o.lockstep.empty() && o.lockstep != "mesh"))
-      throw ConfigError("--rtl mesh and --lockstep mesh take the whole mesh: give no other positions");
-    if (!o.trace.empty())
-      throw ConfigError("--trace is not available with the mesh block (--rtl mesh, --lockstep mesh)");
-    c.block = std::make_unique<rtl::RtlMeshBlock>(m.mesh().core(), o.lockstep == "mesh");
-    c.rtl = static_cast<std::size_t>(mesh.nodes());
-    c.lockstep = c.block->lockstep() ? c.rtl : 0;
-    c.config = c.block->params().router.name;
-    return c;
-  }
-  rtl::CosimOptions opt;
-  if (!o.rtl.empty()) opt.rtl = parse_members(o.rtl, mesh, seed);
-  if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, mesh, seed);
-  if (!o.trace.empty()) {
-    const std::string& t = o.trace;
-    if (t.size() < 5 || t.compare(t.size() - 4, 4, ".fst") != 0)
-      throw ConfigError("--trace writes FST (the Verilated routers are built with --trace-fst): name "
-                        "the file *.fst, got '" + t + "'; fst2vcd converts it to VCD");
-    opt.trace = t;
-  }
-  c.mesh = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
-  c.rtl = c.mesh->sites();
-  c.lockstep = opt.lockstep.size();
-  c.config = c.mesh->params().name;
-  return c;
-#else
-  (void)m;
-  (void)seed;
-  throw ConfigError("this meshsync was built without RTL co-simulation (Verilator not found)");
-#endif
-}
-
-std::uint64_t cycles_compared(const Cosim& c);
-
-void to_json(json& j, const Cosim& c) {
-  j = json{{"routers", c.rtl}, {"lockstep", c.lockstep}, {"config", c.config},
-           {"router_cycles_compared", cycles_compared(c)}};
-}
-
-// Router-cycles the lockstep compared. A difference stops the run, so a run that gets
-// to report them had none.
-std::uint64_t cycles_compared(const Cosim& c) {
-#ifdef MESHSYNC_HAVE_COSIM
-  if (c.block) return c.block->cycles_compared();
-  if (c.mesh) return c.mesh->cycles_compared();
-#endif
-  (void)c;
-  return 0;
-}
-
-void print_cosim(const Cosim& c) {
-  if (c.rtl == 0) return;
-  const std::string checked =
-      c.lockstep ? fmt::format("{} router-cycles compared, no difference", cycles_compared(c))
-                 : "not compared with the model (add --lockstep)";
-#ifdef MESHSYNC_HAVE_COSIM
-  if (c.block) {
-    fmt::print("RTL mesh: one Verilated block of {} routers (configuration {}){}: {}\n", c.rtl,
-               c.config, c.lockstep ? ", in lockstep with the model at its boundary" : "", checked);
-    return;
-  }
-#endif
-  fmt::print("RTL routers: {} (configuration {}), {} in lockstep with the model: {}\n", c.rtl,
-             c.config, c.lockstep, checked);
-}
-
-// print_json_result with the RTL routers that took part.
-void print_json(json j, const NetworkConfig& cfg, const Cosim& cosim, double wall) {
-  if (cosim.rtl) j["rtl"] = cosim;
-  print_json_result(std::move(j), cfg, wall);
-}
 
 
 BarrierRun measured_run(const BarrierTree& t, const NetworkConfig& cfg, const BarrierMeasurement& m) {

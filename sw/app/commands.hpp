@@ -11,6 +11,7 @@
 #include "../collective/barrier_tree.hpp"
 #include "../collective/path_multicast.hpp"
 #include "../runtime/machine.hpp"
+#include "../runtime/soak.hpp"
 
 namespace meshsync {
 
@@ -113,7 +114,15 @@ int run_sweep(const SweepOptions& o);
 
 // broadcast (issue 9, parts 1-2) -------------------------------------------------------
 enum class BroadcastAlgorithm { Binomial, Adaptive, TwoStage };
-std::string broadcast_algorithm_name(BroadcastAlgorithm a);
+// Inline, so that the command line links without the broadcast runs (tb/fuzz).
+inline std::string broadcast_algorithm_name(BroadcastAlgorithm a) {
+  switch (a) {
+    case BroadcastAlgorithm::Binomial: return "binomial";
+    case BroadcastAlgorithm::Adaptive: return "adaptive";
+    case BroadcastAlgorithm::TwoStage: return "twostage";
+  }
+  return "?";
+}
 inline constexpr BroadcastAlgorithm kAllBroadcastAlgorithms[] = {
     BroadcastAlgorithm::Binomial, BroadcastAlgorithm::Adaptive, BroadcastAlgorithm::TwoStage};
 
@@ -153,6 +162,22 @@ struct AdaptiveTreeOptions {
 };
 int run_adaptive_tree(const AdaptiveTreeOptions& o);
 // end broadcast ---------------------------------------------------------------------
+
+// reliability (issue 11) ----------------------------------------------------------------
+// `meshsync soak`: unicast load, concurrent barriers and multicasts in one checked run,
+// with optional faults (docs/reliability.md).
+struct SoakOptions {
+  SoakOptions() {
+    // Multicasts need the all-port NI (as `meshsync multicast`).
+    net.config.router.ni_ports = 4;
+  }
+  NetworkOptions net;
+  SoakParams params;  // written by the CLI
+  std::vector<std::string> faults;  // parsed once the mesh is known
+  bool json = false;
+};
+int run_soak(const SoakOptions& o);
+// end reliability ------------------------------------------------------------------
 
 // One measured barrier and the tree it ran on: a row of `meshsync barrier`.
 struct BarrierRun {

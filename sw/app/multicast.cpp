@@ -12,6 +12,7 @@
 #include "../runtime/multicast_load.hpp"
 #include "background_load.hpp"
 #include "commands.hpp"
+#include "cosim_attach.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 
@@ -32,6 +33,7 @@ struct AlgorithmRun {
   std::map<NodeId, std::uint64_t> analytic_first;  // the first trial's analytic arrivals
   std::optional<MulticastLoadResult> load;         // under --rate
   json background;                                 // --load's result, if any
+  const Cosim* cosim = nullptr;                    // the RTL routers of its machine
 };
 
 MulticastSettings settings_of(MulticastAlgorithm a, const MulticastOptions& o) {
@@ -44,9 +46,13 @@ MulticastSettings settings_of(MulticastAlgorithm a, const MulticastOptions& o) {
 }
 
 void check_options(const MulticastOptions& o) {
-  if (!o.net.rtl.empty() || !o.net.lockstep.empty() || !o.net.trace.empty())
-    throw ConfigError("meshsync multicast does not attach RTL routers yet (their worms are checked in "
-                      "tb/rtl and tb/cosim): drop --rtl, --lockstep, --trace");
+  if (!o.net.rtl.empty() || !o.net.lockstep.empty() || !o.net.trace.empty()) {
+    if (o.net.config.router.ni_ports != 1)
+      throw ConfigError("the RTL router is one-port: --rtl, --lockstep and --trace need --ni one-port");
+    if (!o.load.pattern.empty()) throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
+    if (!o.net.trace.empty() && o.algorithms.size() > 1)
+      throw ConfigError("--trace writes one file: give one --algo with it");
+  }
   if (!(o.rate >= 0 && o.rate <= 1))
     throw ConfigError(fmt::format("--rate must be from 0 to 1 multicasts/node/cycle, got {}", o.rate));
   if (o.rate > 0) {
@@ -66,7 +72,8 @@ template <class Measure>
 AlgorithmRun simulate(MulticastAlgorithm a, const MulticastOptions& o, bool stop, Measure measure) {
   AlgorithmRun r;
   r.algorithm = a;
-  Machine& m = *new Machine(o.net.config);  // never destroyed (commands.cpp)
+  Machine& m = *new Machine(o.net.config);  // never destroyed (commands.cpp), nor its RTL
+  r.cosim = new Cosim(attach_rtl(m, o.net, o.seed));
   std::optional<TrafficGenerator> load;
   if (!o.load.pattern.empty()) {
     load.emplace(background_params(o.load, o.seed), o.net.config.mesh, 1);
@@ -155,6 +162,7 @@ json algorithm_json(const MeshShape& mesh, const AlgorithmRun& r) {
                   {"latencies", latencies}, {"arrivals", arrivals}});
   }
   if (!r.background.is_null()) j["load"] = r.background;
+  if (r.cosim->rtl) j["rtl"] = *r.cosim;
   return j;
 }
 
@@ -241,6 +249,11 @@ int run_multicast(const MulticastOptions& o) {
   }
   if (o.rate > 0) print_load(o, runs);
   else print_trials(o, src, k, runs);
+  for (const AlgorithmRun& r : runs)
+    if (r.cosim->rtl) {
+      fmt::print("{}: ", algorithm_name(r.algorithm));
+      print_cosim(*r.cosim);
+    }
   if (!o.load.pattern.empty())
     fmt::print("beside unicast {} load at {} flits/node/cycle ({}-flit packets)\n", o.load.pattern, o.load.rate,
                o.load.flits);

@@ -1,6 +1,7 @@
 #include "yaml_config.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include <yaml-cpp/yaml.h>
 
@@ -68,10 +69,21 @@ std::vector<CLI::ConfigItem> YamlConfig::from_config(std::istream& input) const 
   if (doc.IsNull()) return items;
   if (!doc.IsMap()) throw CLI::ConversionError("config file must be a YAML mapping of option: value");
   const CLI::App* app = target();
+  // CLI11 would take one of two keys for the same option (`ts` and `startup` are one
+  // option of multicast) and drop the other unseen.
+  std::map<const CLI::Option*, std::string> keys;  // the key that set each option
   for (const auto& kv : doc) {
     CLI::ConfigItem item;
     if (app != root_) item.parents.push_back(app->get_name());
-    item.name = option_name(*app, kv.first.as<std::string>());
+    if (!kv.first.IsScalar()) throw CLI::ConversionError("config file keys must be option names, not lists or mappings");
+    const std::string key = kv.first.as<std::string>();
+    item.name = option_name(*app, key);
+    const CLI::Option* opt = app->get_option("--" + item.name);
+    const auto [first, fresh] = keys.emplace(opt, key);
+    if (!fresh)
+      throw CLI::ConfigError(first->second == key ? "config key '" + key + "' given twice"
+                                                  : "config keys '" + first->second + "' and '" + key +
+                                                        "' both set --" + opt->get_lnames().front());
     item.inputs = scalars(item.name, kv.second);
     items.push_back(std::move(item));
   }

@@ -82,6 +82,7 @@ Worm snake_worm(const MeshShape& mesh, NodeId sender, const std::vector<NodeId>&
   w.dests = dests;
   Coord at = mesh.coord(sender);
   if (first_hop) {
+    w.first_hop = *first_hop;
     at = step(at, *first_hop);
     w.path.push_back(mesh.id(at));
   }

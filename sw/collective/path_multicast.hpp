@@ -39,6 +39,9 @@ struct Worm {
   std::vector<int> dest_hops; // hops from the sender to each of `dests`
   bool xy = false;            // base routing: XY (CP), else the snake subnetwork below
   Subnetwork subnetwork = Subnetwork::High;
+  // MP: the port the worm must leave the sender by, carried in its head (Local: none, the
+  // base routing decides). path.front() is the node behind it.
+  Port first_hop = Port::Local;
   int hops() const { return static_cast<int>(path.size()); }
   WormBase base() const;  // the routers' name for its base routing
 };

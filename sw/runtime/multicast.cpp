@@ -77,7 +77,7 @@ void MulticastService::send_step(NodeId node, std::size_t k) {
   const MulticastStep& step = *job.steps[k];
   NiMulticast cmd;
   for (const Worm& w : step.worms) {
-    cmd.worms.push_back(NiWorm{w.dests, w.base()});
+    cmd.worms.push_back(NiWorm{w.dests, w.base(), w.first_hop});
     for (NodeId d : w.dests) expect(d);
   }
   cmd.data_flits = settings_.data_flits;

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "Vrouter_sc_broken.h"
+#include "Vrouter_cosim_broken.h"
 #include "model/core/packet.hpp"
 #include "model/core/random.hpp"
 #include "model/core/traffic.hpp"
@@ -60,7 +60,7 @@ void multicast_worms(Machine& m, std::uint64_t cycles, std::uint64_t seed, Mixed
     for (const MulticastStep& step : plan.steps)
       for (const Worm& w : step.worms) {
         const std::uint64_t id = sys.core().new_packet_id(), at = sys.now_cycle() + 1;
-        const auto flits = make_multicast_worm(id, step.sender, w.dests, w.base(), 6, at);
+        const auto flits = make_multicast_worm(id, step.sender, w.dests, w.base(), w.first_hop, 6, at);
         sys.scoreboard().expect_multicast(id, step.sender, w.dests,
                                           static_cast<std::uint16_t>(flits.size()), at);
         for (const Flit& f : flits) sys.inject(step.sender, f, at);
@@ -190,8 +190,8 @@ TEST_CASE("cosim: lockstep stops at the first difference of a broken RTL copy", 
   static const bool added = [] {
     rtl::RtlParams p = rtl::rtl_builds().front().params;
     p.name = "broken";
-    rtl::add_rtl_build({p, [p](const char* n) -> std::unique_ptr<rtl::ScRouter> {
-                          return std::make_unique<rtl::VerilatedScRouter<Vrouter_sc_broken>>(n, p);
+    rtl::add_rtl_build({p, [p](VerilatedContext* ctx, const std::string& n) -> std::unique_ptr<rtl::RtlRouter> {
+                          return std::make_unique<rtl::VerilatedRouter<Vrouter_cosim_broken>>(p, ctx, n);
                         }});
     return true;
   }();

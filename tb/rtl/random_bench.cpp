@@ -18,7 +18,8 @@ std::string BenchStats::summary() const {
   std::ostringstream s;
   s << cycles << " cycles, " << flits_compared << " flits and " << credits_compared
     << " credits compared, " << idle_cycles << " idle cycles; " << worms << " worms, "
-    << multicast_worms << " multidestination worms (" << absorbed << " absorbed here), "
+    << multicast_worms << " multidestination worms (" << absorbed << " absorbed here, "
+    << forced_first_hops << " with a forced first hop), "
     << sync_messages << " sync messages; "
     << programs_ok << " programs ok, " << programs_failed << " failed, " << frees
     << " frees (" << early_frees << " early, " << aborts << " mid-epoch); " << epochs
@@ -216,6 +217,23 @@ class Bench {
     ++stats_.worms;
   }
 
+  // Half of the snake worms carry a forced first hop (MP), a step towards their first
+  // destination: the router honours it only on the Local input and only when that
+  // destination is not this router, so the other inputs check that it is ignored.
+  Port forced_first_hop(WormBase base, NodeId first_dest) {
+    if (base == WormBase::XY || !chance(0.5)) return Port::Local;
+    const MeshShape& mesh = ls_.mesh();
+    const Coord to = mesh.coord(first_dest);
+    std::vector<Port> closer;
+    for (int port = 1; port < kPorts; ++port) {
+      const Port q = port_at(port);
+      if (mesh.has_neighbor(ls_.where(), q) && hops(step(ls_.where(), q), to) < hops(ls_.where(), to))
+        closer.push_back(q);
+    }
+    if (closer.empty()) return port_at(static_cast<int>(uniform(1, kPorts - 1)));  // dest: here
+    return closer[static_cast<std::size_t>(uniform(0, closer.size() - 1))];
+  }
+
   // A multidestination worm as it would reach this router on input `p`: its addresses
   // are still to visit in order, so in Hu (Hl) every address after the first one here
   // has a higher (lower) label than this router; with XY base any order routes.
@@ -248,8 +266,10 @@ class Bench {
       });
     }
     const auto data = static_cast<std::uint16_t>(uniform(1, 12));
+    const Port first = forced_first_hop(base, dests[0]);
+    if (first != Port::Local && p == 0 && dests[0] != ls_.self()) ++stats_.forced_first_hops;
     ++worm_id_;
-    for (Flit f : make_multicast_worm(worm_id_, 0, dests, base, data, 0)) {
+    for (Flit f : make_multicast_worm(worm_id_, 0, dests, base, first, data, 0)) {
       if (!f.addr) f.payload = static_cast<std::uint32_t>(rng_.bits());
       q_[p][f.vc()].push_back(f);
     }

@@ -7,7 +7,8 @@
 //   - downstream: every flit on a non-Local output is freed after a delay (sometimes a long
 //     stall) and its credit returned, one credit per (port, VC) and cycle;
 //   - traffic: worms of 1 to 24 flits to any node; multidestination worms (XY, Hu, Hl) of
-//     1 to 4 addresses and 1 to 12 data flits, absorbed here or passing through, with
+//     1 to 4 addresses and 1 to 12 data flits, absorbed here or passing through, half of
+//     the snake ones with a forced first hop (honoured on Local only), with
 //     random data bits (which must not be read as addresses); sync messages of all four types passing
 //     through (XY and YX, with and without CS transit entries) or addressed to this router;
 //   - groups: "players" program barrier registers through the software port (BTM with up
@@ -47,6 +48,7 @@ struct BenchStats {
   std::uint64_t worms = 0;
   std::uint64_t multicast_worms = 0;
   std::uint64_t absorbed = 0;      // multidestination worms with this router among their destinations
+  std::uint64_t forced_first_hops = 0;  // injected on Local with a forced first hop to honour
   std::uint64_t sync_messages = 0;
   std::uint64_t programs_ok = 0;
   std::uint64_t programs_failed = 0;

@@ -70,6 +70,41 @@ TEST_CASE("contract: meshsync_pkg's flit layout is flit_format.hpp's", "[contrac
   CHECK(ff::kPayload.width == ff::kWidth - 2);
 }
 
+TEST_CASE("contract: the address flit's fields are flit_format.hpp's, in disjoint bits",
+          "[contract][multicast]") {
+  const auto v = verilog_constants("meshsync_pkg.sv");
+  CHECK(v.at("McastBit") == ff::kMcast.lsb);
+  CHECK(v.at("BaseLsb") == ff::kBase.lsb);
+  CHECK(v.at("BaseW") == ff::kBase.width);
+  CHECK(v.at("MoreBit") == ff::kMore.lsb);
+  CHECK(v.at("FirstLsb") == ff::kFirst.lsb);
+  CHECK(v.at("FirstW") == ff::kFirst.width);
+  // The forced first hop is an output port index.
+  CHECK(v.at("FirstW") == v.at("PortW"));
+  CHECK((1L << ff::kFirst.width) > static_cast<long>(Port::MinusY));
+  // No bit of an address flit serves two fields.
+  const ff::Field fields[] = {ff::kHead, ff::kTail, ff::kSync,  ff::kRoute, ff::kMcast,
+                              ff::kBase, ff::kMore, ff::kFirst, ff::kDestY, ff::kDestX};
+  std::uint32_t used = 0;
+  for (const ff::Field& f : fields) {
+    INFO("field at bit " << f.lsb);
+    CHECK((used & f.put(~0u)) == 0);
+    used |= f.put(~0u);
+  }
+  // A flit carries every field of its head through the encoder.
+  Flit head;
+  head.mcast = head.addr = head.more = true;
+  head.base = WormBase::Low;
+  head.first = Port::MinusX;
+  head.dest = MeshShape{8, 8}.id(Coord{5, 6});
+  const std::uint32_t bits = rtl::encode_flit(head, MeshShape{8, 8});
+  CHECK(ff::kFirst.get(bits) == static_cast<std::uint32_t>(Port::MinusX));
+  CHECK(ff::kBase.get(bits) == static_cast<std::uint32_t>(WormBase::Low));
+  CHECK(ff::kMore.get(bits) == 1);
+  CHECK(ff::kDestX.get(bits) == 5);
+  CHECK(ff::kDestY.get(bits) == 6);
+}
+
 TEST_CASE("contract: meshsync_pkg's ports, VCs and sync codes are the model's", "[contract]") {
   const auto v = verilog_constants("meshsync_pkg.sv");
   CHECK(v.at("NumPorts") == kPorts);

@@ -28,6 +28,7 @@ TEST_CASE("lockstep: default router (BufferDepth 16 / 4 registers / trn 5 / trm 
   CHECK(r.stats.epochs > 50);
   CHECK(r.stats.programs_failed > 0);
   CHECK(r.stats.early_frees > 0);
+  CHECK(r.stats.forced_first_hops > 100);
 }
 
 TEST_CASE("lockstep: small buffers / short delays / credits used at once", "[lockstep]") {
@@ -90,8 +91,9 @@ TEST_CASE("lockstep: the checker finds a broken output arbiter", "[lockstep][bro
 TEST_CASE("lockstep: the checker finds broken absorb-and-forward of multidestination worms",
           "[lockstep][broken][multicast]") {
   // Mutants of tb/rtl/CMakeLists.txt: the forwarded worm's head bit is lost; a link won
-  // by a flit that then lost Local still moves its round-robin pointer.
-  for (const char* mutant : {"forward-no-head", "withdrawn-grant"}) {
+  // by a flit that then lost Local still moves its round-robin pointer; the Local input
+  // ignores a head's forced first hop (MP).
+  for (const char* mutant : {"forward-no-head", "withdrawn-grant", "no-forced-hop"}) {
     BenchOptions opt;
     opt.cycles = 100000;
     opt.seed = 16;

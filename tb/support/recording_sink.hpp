@@ -21,7 +21,7 @@ struct RecordingSink : NetworkSink {
   Scoreboard board;
   void on_eject(NodeId node, const Flit& f, std::uint64_t cycle) override {
     out.push_back({node, f, cycle});
-    if (!f.sync) board.deliver(node, f);
+    if (!f.sync) board.deliver(node, f, cycle);
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "model/core/network_core.hpp"
 #include "model/core/packet.hpp"
@@ -37,8 +38,8 @@ std::uint64_t send_worm(NetworkCore& net, RecordingSink& sink, NodeId sender, co
   const std::uint64_t id = net.new_packet_id();
   std::vector<std::uint32_t> words;
   for (std::uint16_t i = 0; i < data; ++i) words.push_back(word(id, i));
-  const auto flits = make_multicast_worm(id, sender, w.dests, w.base(), data, cycle, words);
-  sink.board.expect_multicast(id, sender, w.dests, static_cast<std::uint16_t>(flits.size()), cycle);
+  const auto flits = make_multicast_worm(id, sender, w.dests, w.base(), w.first_hop, data, cycle, words);
+  sink.board.expect_multicast(id, sender, w.dests, static_cast<std::uint16_t>(flits.size()), cycle, words);
   for (const Flit& f : flits) net.inject(sender, f, cycle, channel);
   return id;
 }
@@ -187,4 +188,80 @@ TEST_CASE("worms: a one-port NI can deadlock on its consumption channel, and the
     CHECK_THAT(what, Catch::Contains("and local (credits"));
     CHECK_THAT(what, Catch::Contains("waiting for output local (worm VC held by input"));
   }
+}
+
+namespace {
+
+// The links each multidestination worm's heads take out of the routers, in order.
+struct HeadLinks : NetworkProbe {
+  explicit HeadLinks(MeshShape m) : mesh(m) {}
+  MeshShape mesh;
+  std::map<std::uint64_t, std::vector<std::pair<NodeId, Port>>> taken;  // packet -> (node, port)
+  void on_output(NodeId node, int port, const Flit& f, std::uint64_t) override {
+    if (f.mcast && f.head && port >= 1 && port < kPorts) taken[f.packet].emplace_back(node, kAllPorts[port]);
+  }
+  void after_step(NodeId, std::uint64_t) override {}
+  void touch(NodeId, std::uint64_t) override {}
+  std::uint64_t next_cycle() const override { return kNever; }
+  void begin_cycle(std::uint64_t) override {}
+};
+
+}  // namespace
+
+TEST_CASE("worms: MP worms leave the source by their plan's distinct ports and follow the plan",
+          "[core][multicast][mp]") {
+  // The head carries the plan's forced first hop; the router it is injected into takes
+  // it, the routers after it follow the snake rule: every worm's links are its plan's.
+  Random rng(33);
+  std::size_t forced = 0, worms = 0;
+  for (const MeshShape mesh : {MeshShape{6, 6}, MeshShape{7, 5}, MeshShape{10, 10}})
+    for (std::uint32_t ports : {1u, 4u})
+      for (int trial = 0; trial < 60; ++trial) {
+        const auto nodes = static_cast<std::uint64_t>(mesh.nodes());
+        const auto src = static_cast<NodeId>(rng.below(nodes));
+        std::vector<NodeId> dests;
+        const std::size_t k = 1 + rng.below(std::min<std::uint64_t>(nodes - 1, 20));
+        while (dests.size() < k) {
+          const auto d = static_cast<NodeId>(rng.below(nodes));
+          if (d != src && std::find(dests.begin(), dests.end(), d) == dests.end()) dests.push_back(d);
+        }
+        const MulticastPlan plan = plan_multicast(MulticastAlgorithm::MP, mesh, src, dests);
+        NetworkCore net(config(mesh, {10, 1, 1, 3}, ports));
+        RecordingSink sink;
+        HeadLinks probe(mesh);
+        net.set_sink(&sink);
+        net.set_probe(&probe);
+        std::vector<std::uint64_t> ids;
+        int channel = 0;
+        for (const Worm& w : plan.steps.at(0).worms)
+          ids.push_back(send_worm(net, sink, src, w, 4, 0, ports == 4 ? channel++ : 0));
+        net.run_until_idle();
+        REQUIRE(sink.board.errors().empty());
+        REQUIRE(sink.board.in_flight() == 0);
+        const auto& sent = plan.steps[0].worms;
+        REQUIRE(sent.size() <= kInjectionChannels);
+        std::set<Port> first_ports;
+        for (std::size_t i = 0; i < sent.size(); ++i) {
+          const auto& links = probe.taken[ids[i]];
+          INFO(mesh.width << "x" << mesh.height << " source " << src << " worm " << i);
+          REQUIRE(links.size() == sent[i].path.size());
+          // Out of the source by the plan's port, and after it the plan's nodes.
+          CHECK(links.front().first == src);
+          CHECK(links.front().second == sent[i].first_hop);
+          NodeId at = src;
+          for (std::size_t h = 0; h < links.size(); ++h) {
+            CHECK(links[h].first == at);
+            at = mesh.id(step(mesh.coord(at), links[h].second));
+            CHECK(at == sent[i].path[h]);
+          }
+          first_ports.insert(links.front().second);
+          forced += sent[i].first_hop != snake_port(mesh, mesh.coord(src), mesh.coord(sent[i].dests[0]),
+                                                    sent[i].subnetwork);
+          ++worms;
+        }
+        CHECK(first_ports.size() == sent.size());
+      }
+  // Plans where the forced hop differs from the snake rule's: the case that needs it.
+  CHECK(forced > worms / 20);
+  WARN(worms << " MP worms, " << forced << " of them leave where the snake rule would not");
 }

@@ -30,9 +30,9 @@ NetworkConfig config(MeshShape mesh, Timing t, std::uint32_t depth = 16) {
 std::uint64_t worm_latency(NetworkCore& net, RecordingSink& sink, NodeId src, NodeId dest,
                            std::uint16_t length, std::uint64_t cycle) {
   const std::uint64_t id = net.new_packet_id();
-  sink.board.expect(id, src, dest, length, cycle);
   std::vector<std::uint32_t> words;
   for (std::uint16_t i = 1; i < length; ++i) words.push_back(1000u * static_cast<std::uint32_t>(id) + i);
+  sink.board.expect(id, src, dest, length, cycle, words);
   for (const Flit& f : make_worm(id, src, dest, length, cycle, words)) net.inject(src, f, cycle);
   net.run_until_idle();
   std::uint64_t tail = 0;

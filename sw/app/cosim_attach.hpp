@@ -1,0 +1,40 @@
+// RTL routers in place of the model's cores for a subcommand's run (--rtl, --lockstep,
+// --trace; docs/cosim.md), and how the run reports them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#ifdef MESHSYNC_HAVE_COSIM
+#include "../../model/cosim/rtl_mesh.hpp"
+#include "../../model/cosim/rtl_mesh_block.hpp"
+#endif
+#include "commands.hpp"
+
+namespace meshsync {
+
+// RTL routers in place of the cores (--rtl, --lockstep, --trace); null when none asked.
+struct Cosim {
+#ifdef MESHSYNC_HAVE_COSIM
+  std::unique_ptr<rtl::RtlMesh> mesh;
+  std::unique_ptr<rtl::RtlMeshBlock> block;  // --rtl mesh, --lockstep mesh
+#endif
+  std::size_t rtl = 0, lockstep = 0;
+  std::string config;
+};
+
+// Attaches the routers `o` asks for to `m` (none: an empty Cosim); ConfigError for a bad
+// request or a build without co-simulation.
+Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed);
+// Router-cycles the lockstep compared.
+std::uint64_t cycles_compared(const Cosim& c);
+void to_json(nlohmann::json& j, const Cosim& c);
+// One line on the RTL routers that took part (nothing without them).
+void print_cosim(const Cosim& c);
+// print_json_result with the RTL routers that took part.
+void print_json(nlohmann::json j, const NetworkConfig& cfg, const Cosim& cosim, double wall);
+
+}  // namespace meshsync

@@ -1,0 +1,315 @@
+#include "soak.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <numeric>
+
+#include "../../model/core/random.hpp"
+#include "multicast.hpp"
+
+namespace meshsync {
+
+namespace {
+
+std::string where(const MeshShape& m, NodeId n) {
+  const Coord c = m.coord(n);
+  return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+}
+
+// One group's barriers, epoch after epoch. A member enters epoch e+1 only once released
+// from epoch e, and epoch e+1 cannot release anyone before all arrived, so at most two
+// epochs are open at a time.
+struct SoakGroup {
+  struct Epoch {
+    std::size_t arrived = 0;
+    std::uint64_t last_arrival = 0;
+    std::size_t released = 0;
+    bool another = false;  // decided at its first release: the group runs one more epoch
+  };
+  Communicator c;
+  std::vector<NodeId> members;
+  std::vector<std::uint64_t> epoch_of;  // per member: the epoch it is in
+  std::map<std::uint64_t, Epoch> open;
+  std::size_t joined = 0, finished = 0, left = 0;
+  bool overflowed = false;
+};
+
+class Soak {
+ public:
+  Soak(Machine& m, const SoakParams& p, SoakResult& out)
+      : m_(m), p_(p), out_(out), rng_(p.seed ^ 0x50A4ull), mesh_(m.mesh().mesh()) {}
+
+  void start_groups() {
+    const NetworkConfig& cfg = m_.mesh().config();
+    std::vector<NodeId> all(static_cast<std::size_t>(mesh_.nodes()));
+    std::iota(all.begin(), all.end(), NodeId{0});
+    const std::size_t size = p_.members_per_group(cfg);
+    for (std::size_t g = 0; g < p_.group_count(cfg); ++g) {
+      rng_.partial_shuffle(all.begin(), all.end(), size);
+      std::vector<NodeId> members(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(size));
+      std::sort(members.begin(), members.end());
+      auto grp = std::make_unique<SoakGroup>();
+      grp->c = m_.groups().create(mesh_, members, g % 2 == 0 ? BarrierScheme::BTM : BarrierScheme::CS);
+      grp->members = std::move(members);
+      grp->epoch_of.assign(grp->members.size(), 0);
+      counts(*grp).groups++;
+      groups_.push_back(std::move(grp));
+    }
+    for (auto& g : groups_) {
+      SoakGroup* grp = g.get();
+      for (NodeId n : grp->members)
+        join(m_.node(n), grp->c, [this, grp](bool in_hardware) {
+          if (!in_hardware) {
+            ++counts(*grp).software_members;
+            grp->overflowed = true;
+          }
+          // Members arrive only once every register of the group is written.
+          if (++grp->joined == grp->members.size()) {
+            if (grp->overflowed) ++counts(*grp).overflowed_groups;
+            for (std::size_t i = 0; i < grp->members.size(); ++i) arrive_later(*grp, i);
+          }
+        });
+    }
+  }
+
+  void start_multicasts(MulticastService& svc) {
+    svc_ = &svc;
+    if (p_.multicast_rate > 0) next_multicast(0);
+  }
+
+  // Epochs that never finished (after a deadlock): who is still waiting.
+  void report_unfinished() {
+    for (const auto& g : groups_)
+      for (const auto& [e, ep] : g->open)
+        out_.violations.push_back(group_name(*g, e) + " never finished: " + std::to_string(ep.arrived) + " of " +
+                                  std::to_string(g->members.size()) + " members arrived, " +
+                                  std::to_string(ep.released) + " released");
+  }
+
+  bool busy() const { return groups_left() > 0 || (svc_ && svc_->in_progress() > 0) || multicasts_pending_; }
+  sc_core::sc_event& changed() { return changed_; }
+
+ private:
+  SoakSchemeCounts& counts(const SoakGroup& g) { return g.c.scheme == BarrierScheme::BTM ? out_.btm : out_.cs; }
+  std::size_t groups_left() const {
+    return static_cast<std::size_t>(std::count_if(groups_.begin(), groups_.end(),
+                                                  [](const auto& g) { return g->left < g->members.size(); }));
+  }
+
+  std::string group_name(const SoakGroup& g, std::uint64_t e) const {
+    return "barrier gid " + std::to_string(g.c.gid) + " (" + scheme_name(g.c.scheme) + ", " +
+           std::to_string(g.members.size()) + " members) epoch " + std::to_string(e);
+  }
+
+  void arrive_later(SoakGroup& g, std::size_t i) {
+    m_.mesh().at(m_.now() + rng_.below(p_.think + 1), [this, &g, i] { arrive(g, i); });
+  }
+
+  void arrive(SoakGroup& g, std::size_t i) {
+    const std::uint64_t e = g.epoch_of[i];
+    SoakGroup::Epoch& ep = g.open[e];
+    ++ep.arrived;
+    ep.last_arrival = std::max(ep.last_arrival, m_.now());
+    barrier(m_.node(g.members[i]), g.c, [this, &g, i, e](std::uint64_t released) { on_release(g, i, e, released); });
+  }
+
+  void on_release(SoakGroup& g, std::size_t i, std::uint64_t e, std::uint64_t cycle) {
+    SoakGroup::Epoch& ep = g.open[e];
+    if (ep.arrived < g.members.size() || cycle <= ep.last_arrival)
+      out_.violations.push_back("cycle " + std::to_string(cycle) + ": " + group_name(g, e) + ": member " +
+                                where(mesh_, g.members[i]) + " released when " + std::to_string(ep.arrived) + " of " +
+                                std::to_string(g.members.size()) + " members had arrived (the last in cycle " +
+                                std::to_string(ep.last_arrival) + ")");
+    // Whether the group goes on is decided once per epoch, so that all members agree.
+    if (ep.released++ == 0) ep.another = cycle < p_.cycles;
+    const bool another = ep.another;
+    if (ep.released == g.members.size()) {
+      g.open.erase(e);
+      ++counts(g).epochs;
+    }
+    ++g.epoch_of[i];
+    if (another) {
+      arrive_later(g, i);
+      return;
+    }
+    if (++g.finished == g.members.size()) leave_all(g);
+  }
+
+  void leave_all(SoakGroup& g) {
+    // A release that no barrier call took would free the next epoch early: none may be left.
+    for (std::size_t i = 0; i < g.members.size(); ++i)
+      if (const std::size_t extra = m_.mesh().ni(g.members[i]).unclaimed_releases(g.c.gid))
+        out_.violations.push_back("cycle " + std::to_string(m_.now()) + ": " + group_name(g, g.epoch_of[i]) +
+                                  ": member " + where(mesh_, g.members[i]) + " holds " + std::to_string(extra) +
+                                  " release(s) more than it arrived");
+    for (NodeId n : g.members)
+      leave(m_.node(n), g.c, [this, &g] {
+        if (++g.left == g.members.size()) {
+          m_.groups().free(g.c);
+          changed_.notify(sc_core::SC_ZERO_TIME);
+        }
+      });
+  }
+
+  // Multicasts arrive as a Bernoulli process per node: the whole mesh's next one after a
+  // geometric gap.
+  void next_multicast(std::uint64_t after) {
+    const double chance = std::min(1.0, p_.multicast_rate * mesh_.nodes());
+    const std::uint64_t at = after + 1 + rng_.geometric(chance);
+    if (at >= p_.cycles) {
+      multicasts_pending_ = false;
+      changed_.notify(sc_core::SC_ZERO_TIME);
+      return;
+    }
+    multicasts_pending_ = true;
+    m_.mesh().at(at, [this, at] {
+      std::vector<NodeId> nodes(static_cast<std::size_t>(mesh_.nodes()));
+      std::iota(nodes.begin(), nodes.end(), NodeId{0});
+      rng_.partial_shuffle(nodes.begin(), nodes.end(), p_.multicast_dests + 1);
+      const NodeId source = nodes[0];
+      std::vector<NodeId> dests(nodes.begin() + 1, nodes.begin() + 1 + static_cast<std::ptrdiff_t>(p_.multicast_dests));
+      ++out_.multicasts;
+      svc_->multicast(source, dests, [this](const MulticastRecord&) {
+        ++out_.multicasts_done;
+        changed_.notify(sc_core::SC_ZERO_TIME);
+      });
+      next_multicast(at);
+    });
+  }
+
+  Machine& m_;
+  const SoakParams& p_;
+  SoakResult& out_;
+  Random rng_;
+  MeshShape mesh_;
+  std::vector<std::unique_ptr<SoakGroup>> groups_;
+  MulticastService* svc_ = nullptr;
+  bool multicasts_pending_ = false;
+  sc_core::sc_event changed_;
+};
+
+// A scoreboard line about a packet that the corrupt fault changed gets the link it
+// crossed there.
+std::string with_fault(std::string line, const FaultInjector& faults) {
+  for (const Corruption& c : faults.corrupted())
+    if (line.find("packet " + std::to_string(c.packet) + ":") != std::string::npos)
+      line += "; it crossed " + c.fault.place() + ", where fault injection flipped payload bit " +
+              std::to_string(c.bit) + " of flit " + std::to_string(c.seq) + " in cycle " + std::to_string(c.cycle);
+  return line;
+}
+
+}  // namespace
+
+void SoakParams::validate(const NetworkConfig& cfg) const {
+  const auto fail = [](const std::string& m) { throw ConfigError(m); };
+  if (cycles < 1) fail("soak needs at least 1 cycle");
+  if (!(rate >= 0)) fail("--rate must be in [0, 1] (0: no unicast load), got " + std::to_string(rate));
+  if (rate > 0) {
+    TrafficParams t;
+    t.rate = rate;
+    t.flits = flits;
+    t.pattern = pattern;
+    t.validate(cfg.mesh);
+  }
+  if (!(multicast_rate >= 0 && multicast_rate <= 1))
+    fail("--multicast-rate must be in [0, 1] (0: no multicasts), got " + std::to_string(multicast_rate));
+  if (multicast_rate > 0) {
+    if (cfg.router.ni_ports != 4)
+      fail("multicasts in the soak need the all-port NI (--ni all-port): one-port multicast can deadlock");
+    if (multicast_dests < 1 || multicast_dests + 1 > static_cast<std::size_t>(cfg.mesh.nodes()))
+      fail("--multicast-dests must be between 1 and " + std::to_string(cfg.mesh.nodes() - 1) + " on this mesh");
+  }
+  const std::size_t size = members_per_group(cfg);
+  if (group_count(cfg) > 0 && (size < 2 || size > static_cast<std::size_t>(cfg.mesh.nodes())))
+    fail("--group-size must be between 2 and " + std::to_string(cfg.mesh.nodes()) + " on this mesh, got " +
+         std::to_string(size));
+  if (group_count(cfg) > 256) fail("--groups must be at most 256 (8-bit GIDs), got " + std::to_string(group_count(cfg)));
+}
+
+std::size_t SoakParams::group_count(const NetworkConfig& cfg) const {
+  if (groups >= 0) return static_cast<std::size_t>(groups);
+  return std::max<std::size_t>(4, 3 * std::size_t{cfg.router.barrier_registers} + 1);
+}
+
+std::size_t SoakParams::members_per_group(const NetworkConfig& cfg) const {
+  return group_size ? group_size : std::clamp<std::size_t>(static_cast<std::size_t>(cfg.mesh.nodes()) / 2, 2, 256);
+}
+
+SoakResult run_soak(const NetworkConfig& cfg, const SoakParams& p, const std::function<void(Machine&)>& attach) {
+  cfg.validate();
+  p.validate(cfg);
+  SoakResult out;
+  Machine& m = *new Machine(cfg);  // never destroyed (commands.cpp says why)
+  FaultInjector faults(cfg.mesh, p.seed);
+  for (const Fault& f : p.faults) faults.add(f);
+  if (!faults.empty()) m.mesh().core().set_faults(&faults);
+  if (attach) attach(m);
+
+  std::unique_ptr<TrafficGenerator> traffic;
+  if (p.rate > 0) {
+    TrafficParams t;
+    t.pattern = p.pattern;
+    t.rate = p.rate;
+    t.flits = p.flits;
+    t.warmup = 0;
+    t.cycles = p.cycles;
+    t.seed = p.seed;
+    t.offer_until_drained = false;
+    traffic = std::make_unique<TrafficGenerator>(t, cfg.mesh, 1);
+    m.mesh().attach_traffic(traffic.get());
+  }
+  MulticastSettings ms;
+  ms.algorithm = p.algorithm;
+  ms.prep = paper_prep_cycles(p.algorithm);
+  ms.data_flits = p.multicast_flits;
+  MulticastService svc(m, ms);
+  Soak soak(m, p, out);
+  m.spawn("soak", [&] {
+    soak.start_groups();
+    soak.start_multicasts(svc);
+    while (soak.busy()) sc_core::wait(soak.changed());
+  });
+  const auto wall0 = std::chrono::steady_clock::now();
+  try {
+    m.run();
+  } catch (const SimulationError& e) {
+    out.violations.push_back(e.what());
+  }
+  if (!out.passed()) soak.report_unfinished();
+  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  out.cycles = m.now();
+
+  const Scoreboard& board = m.mesh().scoreboard();
+  out.flits_injected = board.expected_flits();
+  out.flits_delivered = board.delivered_flits();
+  out.worms = board.delivered_packets();
+  std::vector<std::string> errors = board.errors();
+  if (traffic) {
+    const Scoreboard& t = traffic->scoreboard();
+    out.flits_injected += t.expected_flits();
+    out.flits_delivered += t.delivered_flits();
+    out.worms += t.delivered_packets();
+    out.unicast_packets = t.delivered_packets();
+    errors.insert(errors.end(), t.errors().begin(), t.errors().end());
+    if (out.passed() && !traffic->finished())
+      out.violations.push_back("unicast load did not drain: " + std::to_string(t.in_flight()) + " packets undelivered");
+  }
+  errors.insert(errors.end(), svc.errors().begin(), svc.errors().end());
+  // Machine::run names the first scoreboard error already; every one is listed.
+  if (!errors.empty() && !out.violations.empty() && out.violations.back().rfind("message delivery: ", 0) == 0)
+    out.violations.pop_back();
+  for (const std::string& e : errors) out.violations.push_back(e);
+  if (out.passed() && out.flits_delivered != out.flits_injected)
+    out.violations.push_back(std::to_string(out.flits_injected - out.flits_delivered) + " flits never delivered");
+  if (out.passed() && out.multicasts_done != out.multicasts)
+    out.violations.push_back(std::to_string(out.multicasts - out.multicasts_done) + " multicasts unfinished");
+  for (std::string& v : out.violations) v = with_fault(std::move(v), faults);
+  // A fault the checks did not notice is reported too: the soak must not pass with one.
+  if (out.passed() && !faults.empty())
+    for (const std::string& f : faults.report()) out.violations.push_back(f + ": not detected by any check");
+  return out;
+}
+
+}  // namespace meshsync
