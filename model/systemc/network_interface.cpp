@@ -1,5 +1,6 @@
 #include "network_interface.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -128,25 +129,37 @@ NetworkInterface::Mailbox& NetworkInterface::mailbox() {
 }
 
 void NetworkInterface::do_receive(NiReceive& cmd, Done done) {
-  Mailbox& m = mailbox();
-  m.waiting = &cmd;
-  m.done = std::move(done);
+  mailbox().waiting.push_back({&cmd, std::move(done)});
   try_receive();
 }
 
 void NetworkInterface::try_receive() {
+  // The oldest delivered message that a waiting receive matches goes to the oldest such
+  // receive, one at a time: `done` may issue the next receive (which calls this again),
+  // so nothing is held across it.
   Mailbox& m = mailbox();
-  if (!m.waiting || m.inbox.empty()) return;  // on_eject calls again
-  const std::uint64_t due = m.inbox.front().cycle;
-  if (due > system_.now_cycle()) {
-    system_.at(due, [this] { try_receive(); });
-    return;
+  const std::uint64_t now = system_.now_cycle();
+  std::uint64_t later = kNever;  // the next cycle a matched message becomes due
+  for (auto msg = m.inbox.begin(); msg != m.inbox.end(); ++msg) {
+    const auto w = std::find_if(m.waiting.begin(), m.waiting.end(), [&](const Mailbox::Waiting& x) {
+      return x.cmd->match.accepts(msg->src, msg->multicast);
+    });
+    if (w == m.waiting.end()) continue;
+    if (msg->cycle > now) {
+      later = std::min(later, msg->cycle);
+      continue;
+    }
+    NiReceive& cmd = *w->cmd;
+    const NiMatch match = cmd.match;
+    cmd = std::move(*msg);
+    cmd.match = match;
+    Done done = std::move(w->done);
+    m.inbox.erase(msg);
+    m.waiting.erase(w);
+    done();
+    return try_receive();
   }
-  *m.waiting = std::move(m.inbox.front());
-  m.inbox.pop_front();
-  m.waiting = nullptr;
-  Done done = std::move(m.done);
-  done();
+  if (later != kNever) system_.at(later, [this] { try_receive(); });
 }
 
 void NetworkInterface::do_program(NiProgram& cmd, Done done) {
@@ -262,9 +275,9 @@ void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
     // information, not the message.
     if (f.mcast ? !f.addr : !f.head) a.words.push_back(f.payload);
     if (f.tail) {
-      mb.inbox.push_back(NiReceive{a.src, std::move(a.words), cycle, f.packet, f.mcast});
+      mb.inbox.push_back(NiReceive{{}, a.src, std::move(a.words), cycle, f.packet, f.mcast});
       mb.assembling.erase(f.packet);
-      if (mb.waiting) system_.at(cycle, [this] { try_receive(); });
+      if (!mb.waiting.empty()) system_.at(cycle, [this] { try_receive(); });
     }
     return;
   }
@@ -294,7 +307,17 @@ std::string NetworkInterface::waiting_for() const {
   const std::string where = "node (" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
   if (barrier_waiting_ >= 0)
     return where + " waiting for the release of gid " + std::to_string(barrier_waiting_);
-  if (mail_ && mail_->waiting) return where + " waiting in receive";
+  if (mail_ && !mail_->waiting.empty()) {
+    const NiMatch& m = mail_->waiting.front().cmd->match;
+    std::string what = m.kind == NiMatch::Kind::Multicast ? " for a multicast copy"
+                       : m.kind == NiMatch::Kind::Message ? " for a message"
+                                                          : "";
+    if (m.from) {
+      const Coord f = system_.mesh().coord(*m.from);
+      what += " from (" + std::to_string(f.x) + "," + std::to_string(f.y) + ")";
+    }
+    return where + " waiting in receive" + what;
+  }
   return {};
 }
 

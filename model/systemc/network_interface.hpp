@@ -98,9 +98,12 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   // Ordinary messages: only nodes that receive one pay for this.
   struct Mailbox {
     std::unordered_map<std::uint64_t, Assembly> assembling;
-    std::deque<NiReceive> inbox;
-    NiReceive* waiting = nullptr;  // the receive command waiting for a message
-    Done done;
+    std::deque<NiReceive> inbox;  // delivered, not yet taken, in delivery order
+    struct Waiting {
+      NiReceive* cmd;
+      Done done;
+    };
+    std::vector<Waiting> waiting;  // receive commands, in the order they were issued
   };
   Mailbox& mailbox();
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "../core/barrier_register.hpp"
@@ -14,7 +15,7 @@ namespace meshsync {
 enum class NiCommand : std::uint64_t {
   Send = 0x00,            // NiSend: an ordinary message, start-up t_s charged to the caller
   Multicast = 0x08,       // NiMulticast: one message-passing step of multidestination worms
-  Receive = 0x10,         // NiReceive: blocks until a message is delivered
+  Receive = 0x10,         // NiReceive: blocks until a message it matches is delivered
   ProgramBarrier = 0x20,  // NiProgram: write this node's barrier register
   FreeBarrier = 0x28,     // NiGroup: release it
   Barrier = 0x30,         // NiGroup: arrive, block until released
@@ -45,7 +46,21 @@ struct NiMulticast {
   std::vector<std::uint64_t> packets;  // out: each worm's packet id, in worm order
 };
 
+// Which delivered messages a receive takes, as MPI matches a receive's source: software
+// that shares a node (a multicast's copies, a broadcast's packets from its parent) each
+// take their own, and a message no receive matches waits in the NI until one does.
+struct NiMatch {
+  enum class Kind : std::uint8_t { Any, Message, Multicast };
+  Kind kind = Kind::Any;          // Message: point to point only; Multicast: copies only
+  std::optional<NodeId> from;     // only messages from this node
+  bool accepts(NodeId src, bool multicast) const {
+    if (from && *from != src) return false;
+    return kind == Kind::Any || (kind == Kind::Multicast) == multicast;
+  }
+};
+
 struct NiReceive {
+  NiMatch match;  // in: which messages this receive takes; the rest is out
   NodeId src = 0;
   std::vector<std::uint32_t> words;  // the data flits' words (a multicast copy's addresses left out)
   std::uint64_t cycle = 0;  // delivery of the tail flit

@@ -290,6 +290,12 @@ CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
   soak->add_option("--multicast-rate", p.multicast_rate, "multicasts/node/cycle (0: none)")->capture_default_str();
   add_number(soak, "--multicast-dests", p.multicast_dests, "destinations per multicast", kPositive);
   add_number(soak, "--multicast-flits", p.multicast_flits, "data flits per multicast", CLI::Range(1, 4096));
+  add_number(soak, "--broadcast-gap", p.broadcast_gap,
+             "cycles between broadcast starts, each on ranks in no running broadcast (0: no broadcasts)", kNonNegative);
+  add_number(soak, "--broadcast-ranks", p.broadcast_ranks,
+             "ranks per broadcast (0: a quarter of the nodes, 2 to 64)", kNonNegative);
+  add_number(soak, "--broadcast-bytes", p.broadcast_bytes, "bytes per broadcast", kNonNegative);
+  add_number(soak, "--broadcast-mtu", p.broadcast_mtu, "bytes per broadcast packet", kPositive);
   soak->add_option("--fault", o.faults,
                    "inject a fault (repeatable): link:X,Y,DIR@CYCLE | router:X,Y@CYCLE | corrupt:X,Y,DIR@CYCLE, DIR +X -X +Y -Y");
   soak->add_flag("--json", o.json, "print JSON");

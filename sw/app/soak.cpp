@@ -33,6 +33,8 @@ void print_table(const NetworkConfig& cfg, const SoakParams& p, const SoakResult
   row("  unicast load packets", std::to_string(r.unicast_packets));
   row("multicasts (" + algorithm_name(p.algorithm) + ") called / done",
       fmt::format("{} / {}", r.multicasts, r.multicasts_done));
+  row("broadcasts started / done", fmt::format("{} / {}", r.broadcasts, r.broadcasts_done));
+  row("  broadcast packets", std::to_string(r.broadcast_messages));
   for (const auto& [name, c] : {std::pair<const char*, const SoakSchemeCounts&>{"BTM", r.btm}, {"CS", r.cs}}) {
     row(fmt::format("{} barrier epochs ({} groups)", name, c.groups), std::to_string(c.epochs));
     row(fmt::format("  {} groups overflowed to software", name),
@@ -70,6 +72,9 @@ int run_soak(const SoakOptions& o) {
            {"multicasts", r.multicasts},
            {"multicasts_done", r.multicasts_done},
            {"multicast_algorithm", algorithm_name(p.algorithm)},
+           {"broadcasts", r.broadcasts},
+           {"broadcasts_done", r.broadcasts_done},
+           {"broadcast_messages", r.broadcast_messages},
            {"btm", scheme_json(r.btm)},
            {"cs", scheme_json(r.cs)},
            {"faults", o.faults},

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -47,6 +49,66 @@ struct BroadcastResult {
   // Ranks whose bytes differ from the root's after the broadcast (none, unless broken).
   std::vector<Rank> wrong_buffers;
   std::uint64_t latency() const;  // the last rank's completion
+};
+
+// A broadcast in progress: every rank's software as callbacks on its node. A rank
+// forwards each packet to its children as soon as it has it (packet after packet, each to
+// every child in send order), one send at a time: a send keeps the software busy for its
+// start-up. A rank receives only its parent's point-to-point packets (NiMatch), so other
+// software may use the same nodes meanwhile (the soak's multicasts); two broadcasts at
+// once must not give a node the same parent, as nothing tells their packets apart.
+class BroadcastRun {
+ public:
+  // `finished` (optional) runs once every rank completed; the network may still hold the
+  // last credits, and the buffers are compared only by check_buffers.
+  BroadcastRun(Machine& m, std::vector<NodeId> nodes, BroadcastTree tree, BroadcastMessage msg,
+               std::vector<std::uint8_t> data, std::uint64_t start, std::function<void()> finished = {});
+  BroadcastRun(const BroadcastRun&) = delete;
+  BroadcastRun& operator=(const BroadcastRun&) = delete;
+  // Rank r enters at start + entry[r].
+  void schedule(const std::vector<std::uint64_t>& entry);
+  bool finished() const { return completed_ == nodes_.size(); }
+  std::size_t completed() const { return completed_; }  // ranks done: received and forwarded
+  sc_core::sc_event& all_done() { return all_done_; }
+  // Fills result().wrong_buffers: the ranks whose bytes differ from the root's.
+  void check_buffers();
+  const BroadcastResult& result() const& { return out_; }
+  BroadcastResult result() && { return std::move(out_); }
+
+ private:
+  struct Send {
+    std::size_t packet;
+    Rank child;
+  };
+  struct RankState {
+    std::vector<std::uint8_t> buffer;
+    std::size_t packets = 0;  // received so far
+    std::deque<Send> sends;
+    bool sending = false;
+    bool have_all = false;
+    bool done = false;
+  };
+  void enter(Rank r);
+  std::vector<std::uint32_t> words(std::size_t k) const;
+  void post_receive(Rank r);
+  void on_packet(Rank r, const NiReceive& got);
+  void have_all(Rank r);
+  void forward(Rank r, std::size_t k);
+  void pump(Rank r);
+  void maybe_done(Rank r);
+
+  Machine& m_;
+  std::vector<NodeId> nodes_;
+  BroadcastTree tree_;
+  BroadcastMessage msg_;
+  std::vector<std::uint8_t> data_;
+  std::uint64_t start_;
+  std::function<void()> finished_;
+  std::vector<RankState> state_;
+  std::vector<std::uint64_t> sent_at_first_;  // by child: its first packet's send call
+  std::size_t completed_ = 0;
+  sc_core::sc_event all_done_;
+  BroadcastResult out_;
 };
 
 // Call from a driver thread of a running Machine whose network is idle: rank r enters at

@@ -112,13 +112,16 @@ void MulticastService::arm(NodeId node) {
   Inbox& in = inboxes_[node];
   if (in.armed || in.expected == 0) return;
   in.armed = true;
-  machine_.node(node).receive([this, node](NiReceive& r) {
-    Inbox& box = inboxes_[node];
-    box.armed = false;
-    --box.expected;
-    on_receive(node, r);
-    arm(node);
-  });
+  // Copies only: a broadcast's point-to-point packets to the same node are not ours.
+  machine_.node(node).receive(
+      [this, node](NiReceive& r) {
+        Inbox& box = inboxes_[node];
+        box.armed = false;
+        --box.expected;
+        on_receive(node, r);
+        arm(node);
+      },
+      NiMatch{NiMatch::Kind::Multicast, std::nullopt});
 }
 
 void MulticastService::on_receive(NodeId node, const NiReceive& r) {

@@ -75,8 +75,9 @@ void Node::send(NodeId dest, std::vector<std::uint32_t> words) {
   transport(NiCommand::Send, &cmd);
 }
 
-NiReceive Node::receive() {
+NiReceive Node::receive(NiMatch match) {
   NiReceive cmd;
+  cmd.match = match;
   transport(NiCommand::Receive, &cmd);
   return cmd;
 }
@@ -130,8 +131,10 @@ void Node::multicast(NiMulticast step, std::function<void(NiMulticast&)> done) {
   start(NiCommand::Multicast, std::move(step), std::move(done));
 }
 
-void Node::receive(std::function<void(NiReceive&)> done) {
-  start(NiCommand::Receive, NiReceive{}, std::move(done));
+void Node::receive(std::function<void(NiReceive&)> done, NiMatch match) {
+  NiReceive cmd;
+  cmd.match = match;
+  start(NiCommand::Receive, std::move(cmd), std::move(done));
 }
 
 }  // namespace meshsync

@@ -29,7 +29,8 @@ class Node : private tlm::tlm_bw_transport_if<> {
   // Blocking: call from an SC_THREAD, which waits until the NI has finished.
   // Point to point: `words` ride in the bodies of a (1 + words) flit worm.
   void send(NodeId dest, std::vector<std::uint32_t> words = {});
-  NiReceive receive();
+  // The next delivered message that `match` takes (default: any).
+  NiReceive receive(NiMatch match = {});
 
   // Barrier register access; false when the router had no free register and the NI
   // keeps the register in node memory instead.
@@ -49,7 +50,7 @@ class Node : private tlm::tlm_bw_transport_if<> {
   // start-up is over (the head is in the router); receive's gets the whole message once
   // its tail is delivered.
   void send(NodeId dest, std::vector<std::uint32_t> words, std::function<void()> done);
-  void receive(std::function<void(NiReceive&)> done);
+  void receive(std::function<void(NiReceive&)> done, NiMatch match = {});
   // One message-passing step of a path-based multicast (one start-up for all its worms);
   // `done` gets the command with the worms' packet ids once the start-up has passed.
   void multicast(NiMulticast step, std::function<void(NiMulticast&)> done);

@@ -7,6 +7,8 @@
 #include <numeric>
 
 #include "../../model/core/random.hpp"
+#include "../collective/adaptive_broadcast.hpp"
+#include "broadcast_run.hpp"
 #include "multicast.hpp"
 
 namespace meshsync {
@@ -34,6 +36,13 @@ struct SoakGroup {
   std::map<std::uint64_t, Epoch> open;
   std::size_t joined = 0, finished = 0, left = 0;
   bool overflowed = false;
+};
+
+// A broadcast of the soak on its ranks.
+struct SoakBroadcast {
+  std::uint64_t id = 0;
+  bool adaptive = false;
+  std::unique_ptr<BroadcastRun> run;
 };
 
 class Soak {
@@ -79,6 +88,11 @@ class Soak {
     if (p_.multicast_rate > 0) next_multicast(0);
   }
 
+  void start_broadcasts() {
+    in_broadcast_.assign(static_cast<std::size_t>(mesh_.nodes()), false);
+    if (p_.broadcast_gap > 0) next_broadcast(0);
+  }
+
   // Epochs that never finished (after a deadlock): who is still waiting.
   void report_unfinished() {
     for (const auto& g : groups_)
@@ -86,9 +100,16 @@ class Soak {
         out_.violations.push_back(group_name(*g, e) + " never finished: " + std::to_string(ep.arrived) + " of " +
                                   std::to_string(g->members.size()) + " members arrived, " +
                                   std::to_string(ep.released) + " released");
+    for (const auto& b : broadcasts_)
+      if (!b->run->finished())
+        out_.violations.push_back(broadcast_name(*b) + " never finished: " + std::to_string(b->run->completed()) +
+                                  " of " + std::to_string(b->run->result().ranks.size()) + " ranks completed");
   }
 
-  bool busy() const { return groups_left() > 0 || (svc_ && svc_->in_progress() > 0) || multicasts_pending_; }
+  bool busy() const {
+    return groups_left() > 0 || (svc_ && svc_->in_progress() > 0) || multicasts_pending_ ||
+           broadcasts_pending_ || waiting_broadcast_ || !broadcasts_.empty();
+  }
   sc_core::sc_event& changed() { return changed_; }
 
  private:
@@ -179,6 +200,85 @@ class Soak {
     });
   }
 
+  // A broadcast every `gap` cycles until --cycles, on ranks that are in no running
+  // broadcast: a node has one parent at a time, so its receives match the right packets
+  // (BroadcastRun). With too few free nodes it starts when a running one finishes.
+  void next_broadcast(std::uint64_t after) {
+    const std::uint64_t at = after + p_.broadcast_gap;
+    if (at >= p_.cycles) {
+      broadcasts_pending_ = false;
+      changed_.notify(sc_core::SC_ZERO_TIME);
+      return;
+    }
+    broadcasts_pending_ = true;
+    m_.mesh().at(at, [this] { start_broadcast(); });
+  }
+
+  void start_broadcast() {
+    const NetworkConfig& cfg = m_.mesh().config();
+    const std::size_t P = p_.ranks_per_broadcast(cfg);
+    std::vector<NodeId> nodes;
+    for (NodeId n = 0; n < static_cast<NodeId>(mesh_.nodes()); ++n)
+      if (!in_broadcast_[n]) nodes.push_back(n);
+    if (nodes.size() < P) {
+      waiting_broadcast_ = true;  // finish_broadcast starts it
+      return;
+    }
+    rng_.partial_shuffle(nodes.begin(), nodes.end(), P);
+    nodes.resize(P);
+    for (NodeId n : nodes) in_broadcast_[n] = true;
+    const auto root = static_cast<Rank>(rng_.below(P));
+    const bool adaptive = out_.broadcasts % 2 == 1;
+    const BroadcastTree tree =
+        adaptive ? AdaptiveBroadcast(mesh_, cfg.timing, nodes, root, adaptive::Swapping::Position).tree()
+                 : binomial_broadcast(P, root);
+    BroadcastMessage msg;
+    msg.bytes = p_.broadcast_bytes;
+    msg.mtu = p_.broadcast_mtu;
+    std::vector<std::uint8_t> data(msg.bytes);
+    for (std::uint8_t& b : data) b = static_cast<std::uint8_t>(rng_.below(256));
+    std::vector<std::uint64_t> entry(P);
+    for (std::uint64_t& e : entry) e = rng_.below(p_.think + 1);
+    const std::uint64_t id = ++out_.broadcasts;
+    auto run = std::make_unique<SoakBroadcast>();
+    run->id = id;
+    run->adaptive = adaptive;
+    SoakBroadcast* b = run.get();
+    run->run = std::make_unique<BroadcastRun>(m_, std::move(nodes), tree, msg, std::move(data), m_.now() + 1,
+                                              [this, b] { finish_broadcast(*b); });
+    run->run->schedule(entry);
+    broadcasts_.push_back(std::move(run));
+    next_broadcast(m_.now());
+  }
+
+  void finish_broadcast(SoakBroadcast& b) {
+    b.run->check_buffers();
+    const BroadcastResult& r = b.run->result();
+    out_.broadcast_messages += r.messages;
+    for (const Rank rank : r.wrong_buffers)
+      out_.violations.push_back("cycle " + std::to_string(m_.now()) + ": " + broadcast_name(b) + ": rank " +
+                                std::to_string(rank) + " at " + where(mesh_, r.ranks[rank].node) +
+                                " holds bytes that differ from the root's");
+    ++out_.broadcasts_done;
+    for (const RankTiming& t : r.ranks) in_broadcast_[t.node] = false;
+    // Freed after this callback returns: the run is still on the stack.
+    m_.mesh().at(m_.now() + 1, [this, &b] {
+      broadcasts_.erase(std::find_if(broadcasts_.begin(), broadcasts_.end(),
+                                     [&](const auto& x) { return x.get() == &b; }));
+      if (waiting_broadcast_) {
+        waiting_broadcast_ = false;
+        start_broadcast();
+      }
+      changed_.notify(sc_core::SC_ZERO_TIME);
+    });
+  }
+
+  std::string broadcast_name(const SoakBroadcast& b) const {
+    const BroadcastResult& r = b.run->result();
+    return "broadcast " + std::to_string(b.id) + " (" + (b.adaptive ? "adaptive" : "binomial") + ", " +
+           std::to_string(r.ranks.size()) + " ranks, from cycle " + std::to_string(r.start_cycle) + ")";
+  }
+
   Machine& m_;
   const SoakParams& p_;
   SoakResult& out_;
@@ -187,6 +287,10 @@ class Soak {
   std::vector<std::unique_ptr<SoakGroup>> groups_;
   MulticastService* svc_ = nullptr;
   bool multicasts_pending_ = false;
+  std::vector<std::unique_ptr<SoakBroadcast>> broadcasts_;  // running
+  std::vector<bool> in_broadcast_;  // by node: a rank of a running broadcast
+  bool broadcasts_pending_ = false;  // another is scheduled
+  bool waiting_broadcast_ = false;   // one waits for free nodes
   sc_core::sc_event changed_;
 };
 
@@ -225,12 +329,26 @@ void SoakParams::validate(const NetworkConfig& cfg) const {
   if (group_count(cfg) > 0 && (size < 2 || size > static_cast<std::size_t>(cfg.mesh.nodes())))
     fail("--group-size must be between 2 and " + std::to_string(cfg.mesh.nodes()) + " on this mesh, got " +
          std::to_string(size));
+  if (broadcast_gap > 0) {
+    const std::size_t P = ranks_per_broadcast(cfg);
+    if (P < 2 || P > static_cast<std::size_t>(cfg.mesh.nodes()))
+      fail("--broadcast-ranks must be between 2 and " + std::to_string(cfg.mesh.nodes()) + " on this mesh, got " +
+           std::to_string(P));
+    if (broadcast_mtu < 1) fail("--broadcast-mtu must be at least 1 byte");
+    if (broadcast_bytes / broadcast_mtu > 4096)
+      fail("--broadcast-bytes / --broadcast-mtu gives more than 4096 packets per broadcast");
+  }
   if (group_count(cfg) > 256) fail("--groups must be at most 256 (8-bit GIDs), got " + std::to_string(group_count(cfg)));
 }
 
 std::size_t SoakParams::group_count(const NetworkConfig& cfg) const {
   if (groups >= 0) return static_cast<std::size_t>(groups);
   return std::max<std::size_t>(4, 3 * std::size_t{cfg.router.barrier_registers} + 1);
+}
+
+std::size_t SoakParams::ranks_per_broadcast(const NetworkConfig& cfg) const {
+  return broadcast_ranks ? broadcast_ranks
+                         : std::clamp<std::size_t>(static_cast<std::size_t>(cfg.mesh.nodes()) / 4, 2, 64);
 }
 
 std::size_t SoakParams::members_per_group(const NetworkConfig& cfg) const {
@@ -269,6 +387,7 @@ SoakResult run_soak(const NetworkConfig& cfg, const SoakParams& p, const std::fu
   m.spawn("soak", [&] {
     soak.start_groups();
     soak.start_multicasts(svc);
+    soak.start_broadcasts();
     while (soak.busy()) sc_core::wait(soak.changed());
   });
   const auto wall0 = std::chrono::steady_clock::now();
@@ -305,6 +424,8 @@ SoakResult run_soak(const NetworkConfig& cfg, const SoakParams& p, const std::fu
     out.violations.push_back(std::to_string(out.flits_injected - out.flits_delivered) + " flits never delivered");
   if (out.passed() && out.multicasts_done != out.multicasts)
     out.violations.push_back(std::to_string(out.multicasts - out.multicasts_done) + " multicasts unfinished");
+  if (out.passed() && out.broadcasts_done != out.broadcasts)
+    out.violations.push_back(std::to_string(out.broadcasts - out.broadcasts_done) + " broadcasts unfinished");
   for (std::string& v : out.violations) v = with_fault(std::move(v), faults);
   // A fault the checks did not notice is reported too: the soak must not pass with one.
   if (out.passed() && !faults.empty())

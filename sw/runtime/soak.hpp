@@ -1,7 +1,7 @@
 // The soak (docs/reliability.md): one long simulation that mixes ordinary unicast load,
 // barriers on many concurrent groups (BTM and CS, more groups per router than it has
-// barrier registers, so some members keep theirs in node memory) and path-based
-// multicasts, and checks all of it: the scoreboards see every worm flit (none lost,
+// barrier registers, so some members keep theirs in node memory), path-based
+// multicasts and broadcasts (binomial and adaptive trees), and checks all of it: the scoreboards see every worm flit (none lost,
 // duplicated, modified or reordered; every multicast copy exactly once), and every
 // barrier epoch releases each member exactly once, only after all members arrived.
 // Faults can be injected into the model's links and routers to show that the checks
@@ -36,11 +36,19 @@ struct SoakParams {
   double multicast_rate = 0.0002;  // multicasts/node/cycle
   std::size_t multicast_dests = 6;
   std::uint16_t multicast_flits = 8;  // data flits
+  // Broadcasts over point-to-point messages: one starts every `broadcast_gap` cycles (0:
+  // none) on random ranks that are in no running broadcast, from a random root, the tree
+  // alternately TUNED's binomial and the adaptive one; ranks enter 0..think cycles late.
+  std::uint64_t broadcast_gap = 1000;
+  std::size_t broadcast_ranks = 0;     // 0: a quarter of the nodes, at least 2, at most 64
+  std::uint64_t broadcast_bytes = 600;  // split into MTU-sized packets
+  std::uint64_t broadcast_mtu = 256;
   std::vector<Fault> faults;
   void validate(const NetworkConfig& cfg) const;  // throws ConfigError
   // The defaults of groups and group_size resolved for a network.
   std::size_t group_count(const NetworkConfig& cfg) const;
   std::size_t members_per_group(const NetworkConfig& cfg) const;
+  std::size_t ranks_per_broadcast(const NetworkConfig& cfg) const;
 };
 
 struct SoakSchemeCounts {
@@ -59,6 +67,9 @@ struct SoakResult {
   std::uint64_t worms = 0;            // worms delivered whole at every destination
   std::uint64_t multicasts = 0;       // called
   std::uint64_t multicasts_done = 0;  // delivered whole at every destination
+  std::uint64_t broadcasts = 0;       // started
+  std::uint64_t broadcasts_done = 0;  // every rank had the root's bytes
+  std::uint64_t broadcast_messages = 0;  // point-to-point packets the broadcasts sent
   SoakSchemeCounts btm, cs;
   std::vector<std::string> violations;  // one line each; empty: passed
   bool passed() const { return violations.empty(); }

@@ -906,6 +906,8 @@ TEST_CASE("cli: soak --json passes and counts every kind of traffic", "[cli][jso
   CHECK(j["unicast_packets"] > 0);
   CHECK(j["multicasts_done"] > 0);
   CHECK(j["multicasts_done"] == j["multicasts"]);
+  CHECK(j["broadcasts"] > 0);
+  CHECK(j["broadcasts_done"] == j["broadcasts"]);
   for (const char* s : {"btm", "cs"}) {
     CHECK(j[s]["epochs"] > 0);
     CHECK(j[s]["overflowed_groups"] > 0);
@@ -933,6 +935,10 @@ TEST_CASE("cli: soak refuses bad faults, rates and RTL with one line", "[cli][er
   expect_error_naming(plus(soak, {"--ni", "one-port"}), "all-port");
   expect_error_naming(plus(soak, {"--groups", "300"}), "--groups");
   expect_error_naming(plus(soak, {"--group-size", "17"}), "--group-size");
+  expect_error_naming(plus(soak, {"--broadcast-ranks", "1"}), "--broadcast-ranks");
+  expect_error_naming(plus(soak, {"--broadcast-ranks", "17"}), "--broadcast-ranks");
+  expect_error_naming(plus(soak, {"--broadcast-mtu", "0"}), "--broadcast-mtu");
+  expect_error_naming(plus(soak, {"--broadcast-bytes", "100000", "--broadcast-mtu", "1"}), "--broadcast-bytes");
   expect_error_naming(plus(soak, {"--rtl", "all", "--ni", "one-port", "--multicast-rate", "0", "--fault",
                                   "link:0,0,+X@1"}),
                       "faults live in the model");
@@ -951,7 +957,9 @@ TEST_CASE("cli: a soak on RTL routers in lockstep passes its scoreboards with th
   CHECK(rtl.at("passed") == true);
   // The same work delivered (the run's last cycle may differ: RTL routers settle their
   // credits after the last delivery).
-  for (const char* k : {"flits_delivered", "worms", "unicast_packets"}) CHECK(rtl.at(k) == model.at(k));
+  for (const char* k : {"flits_delivered", "worms", "unicast_packets", "broadcasts_done", "broadcast_messages"})
+    CHECK(rtl.at(k) == model.at(k));
+  CHECK(rtl.at("broadcasts_done").get<int>() > 0);
   CHECK(rtl.at("btm").at("epochs") == model.at("btm").at("epochs"));
   CHECK(rtl.at("cs").at("epochs").get<int>() > 0);
   CHECK(rtl.at("rtl").at("lockstep") == 16);

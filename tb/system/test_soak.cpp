@@ -48,6 +48,10 @@ TEST_CASE("soak: 8x8 for 20000 cycles passes, with every kind of traffic in it",
   CHECK(r.multicasts > 100);
   CHECK(r.multicasts_done == r.multicasts);
   CHECK(r.worms > r.unicast_packets);  // the multicasts' worms
+  // Broadcasts overlap (disjoint ranks) and each gave every rank the root's bytes.
+  CHECK(r.broadcasts >= 5);
+  CHECK(r.broadcasts_done == r.broadcasts);
+  CHECK(r.broadcast_messages >= r.broadcasts * 15 * 3);  // 16 ranks, 600 bytes in 3 packets
   for (const SoakSchemeCounts* c : {&r.btm, &r.cs}) {
     CHECK(c->groups > 0);
     CHECK(c->epochs >= 2 * c->groups);  // each group went round more than once
@@ -65,6 +69,7 @@ TEST_CASE("soak: the same seed gives the same run, another seed another one", "[
   CHECK(a.flits_injected == b.flits_injected);
   CHECK(a.cycles == b.cycles);
   CHECK(a.btm.epochs == b.btm.epochs);
+  CHECK(a.broadcast_messages == b.broadcast_messages);
   p.seed = 2;
   const SoakResult c = run_soak(soak_config(), p);
   CHECK(c.flits_injected != a.flits_injected);
