@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -439,14 +440,25 @@ int execute(const SweepOptions& o, Prepared prep, const Ranks& ranks) {
 int run_sweep(const SweepOptions& o) {
   const Ranks ranks;
   Prepared prep;
+  std::exception_ptr refused;
   try {
     prep = prepare(o);
   } catch (const ConfigError&) {
-    // Every rank finds the same problem in the spec; rank 0 reports it.
-    if (ranks.rank() == 0) throw;
-    return 2;
+    refused = std::current_exception();
   }
-  if (ranks.size() == 1) return execute(o, std::move(prep), ranks);
+  if (ranks.size() == 1) {
+    if (refused) std::rethrow_exception(refused);
+    return execute(o, std::move(prep), ranks);
+  }
+  // Every rank has read the finished points before any rank appends a row: a rank that
+  // read another's fresh rows would deal the remaining points differently, and some
+  // would run twice and others never. The same collective stops every rank if one
+  // refused the spec (each finds the same problem; rank 0 reports it).
+  if (ranks.max(refused ? 2 : 0) != 0) {
+    if (ranks.rank() != 0) return 2;
+    if (refused) std::rethrow_exception(refused);
+    throw ConfigError("sweep: another rank refused the sweep (its output files changed while the ranks read them?)");
+  }
   // A failing point is reported by its rank (the others return the same exit code); any
   // other error ends the whole launch rather than leave ranks waiting at a barrier.
   try {
