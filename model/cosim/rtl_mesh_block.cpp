@@ -1,6 +1,7 @@
 #include "rtl_mesh_block.hpp"
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <optional>
 #include <sstream>
@@ -18,14 +19,28 @@ namespace {
 
 // A worm's head carries no source and no packet id, so worms to one node cannot be told
 // apart at the boundary by their bits. The block writes a tag, numbered per destination,
-// into the head's type, gid and data fields (bits 27..14), which only sync messages use
-// (the router reads them only with the sync bit set), and recovers the worm from it.
-constexpr int kTagLsb = 14;
-constexpr int kTagBits = 14;
-constexpr std::uint32_t kTagMask = ((1u << kTagBits) - 1) << kTagLsb;
+// into bits the routers do not read, and recovers the worm from it:
+// - an ordinary worm's head: bits 26..14 (a sync message's type, gid and data; the router
+//   reads them only with the sync bit set). Bit 27 stays 0: it is the multicast flag.
+// - every address flit of a multidestination worm: bits 20..14, which the format leaves
+//   0. Each destination's copy starts with its own address flit, promoted to head by the
+//   router before it, so each copy carries its own tag.
+constexpr ff::Field kWormTag{14, 13};
+constexpr ff::Field kAddressTag{14, 7};
+// Keys of a node's worms in flight: the address tags apart from the worm tags.
+constexpr std::uint32_t kAddressKey = 1u << 31;
 
-bool is_worm_head(std::uint32_t bits) { return ff::kHead.get(bits) && !ff::kSync.get(bits); }
-std::uint32_t untagged(std::uint32_t bits) { return is_worm_head(bits) ? bits & ~kTagMask : bits; }
+// The bits of `f` as the block carries them: with `tag` where `f` has a tag field.
+std::uint32_t tagged(const Flit& f, const MeshShape& mesh, std::uint32_t tag) {
+  const std::uint32_t bits = encode_flit(f, mesh);
+  if (f.mcast && f.addr) return (bits & ~kAddressTag.put(~0u)) | kAddressTag.put(tag);
+  if (f.head && !f.sync) return (bits & ~kWormTag.put(~0u)) | kWormTag.put(tag);
+  return bits;
+}
+// The key of the copy that a head ejected with `bits` begins.
+std::uint32_t key_of_head(std::uint32_t bits) {
+  return ff::kMcast.get(bits) ? kAddressKey | kAddressTag.get(bits) : kWormTag.get(bits);
+}
 
 template <class Model>
 MeshBuild make_mesh_build(const char* name, const char* verilog_params, int threads) {
@@ -137,13 +152,34 @@ class BlockSite final : public ExternalRouter {
   bool reg_ok_ = false;
 };
 
-// Per node: the worms presented towards it, by tag, and the one its Local output is
-// ejecting; per source, the worm it is presenting.
+// Per node: the copies presented towards it, by key (each the flits that node is due,
+// with the tags they were presented with), and the copy its Local output is ejecting on
+// each worm VC (two worms, one per worm VC, may take turns there); per source, the copies
+// of the worm it is presenting (a multidestination worm's grow by an address flit each).
 struct RtlMeshBlock::Worms {
-  std::vector<std::unordered_map<std::uint32_t, std::deque<Flit>>> inflight;
-  std::vector<std::uint32_t> next_tag;
-  std::vector<std::uint32_t> ejecting;  // tag
-  std::vector<std::pair<NodeId, std::uint32_t>> sending;
+  struct Due {
+    Flit flit;
+    std::uint32_t bits;  // as presented, tags included
+  };
+  struct Copy {
+    NodeId dest;
+    std::uint32_t key;
+  };
+  std::vector<std::unordered_map<std::uint32_t, std::deque<Due>>> inflight;
+  std::vector<std::uint32_t> next_worm_tag, next_address_tag;
+  std::vector<std::array<std::uint32_t, 2>> ejecting;  // key, by worm VC (kWormVc, kSnakeVc)
+  std::vector<std::vector<Copy>> sending;
+
+  // A fresh copy towards `dest`: its key, with the tag that goes into the flit.
+  std::uint32_t open(NodeId dest, bool address, std::uint32_t& tag, const std::string& where) {
+    const ff::Field& field = address ? kAddressTag : kWormTag;
+    tag = (address ? next_address_tag : next_worm_tag)[dest]++ & field.mask();
+    const std::uint32_t key = (address ? kAddressKey : 0) | tag;
+    if (inflight[dest].count(key))
+      throw LockstepError("RTL mesh: more than " + std::to_string(field.mask() + 1) + (address ? " multicast" : "") +
+                          " worms in flight to node " + where);
+    return key;
+  }
 };
 
 RtlMeshBlock::RtlMeshBlock(NetworkCore& net, bool lockstep, const std::string& config)
@@ -152,9 +188,10 @@ RtlMeshBlock::RtlMeshBlock(NetworkCore& net, bool lockstep, const std::string& c
   for (int n = 0; n < nodes; ++n) sites_.push_back(std::make_unique<BlockSite>(*this, static_cast<NodeId>(n)));
   Worms& w = *worms_;
   w.inflight.resize(static_cast<std::size_t>(nodes));
-  w.next_tag.assign(static_cast<std::size_t>(nodes), 0);
-  w.ejecting.assign(static_cast<std::size_t>(nodes), 0);
-  w.sending.assign(static_cast<std::size_t>(nodes), {0, 0});
+  w.next_worm_tag.assign(static_cast<std::size_t>(nodes), 0);
+  w.next_address_tag.assign(static_cast<std::size_t>(nodes), 0);
+  w.ejecting.assign(static_cast<std::size_t>(nodes), {0, 0});
+  w.sending.assign(static_cast<std::size_t>(nodes), {});
   if (lockstep) {
     shadow_ = std::make_unique<NetworkCore>(net.config());
     shadow_->set_sink(this);
@@ -219,18 +256,22 @@ void RtlMeshBlock::present(std::uint64_t c) {
     if (!block_->local_ready(s->id_, vc)) continue;
     std::uint32_t bits = encode_flit(f, mesh_);
     if (!f.sync) {
-      if (f.head) {
-        const std::uint32_t tag = w.next_tag[f.dest]++ & ((1u << kTagBits) - 1);
-        auto& slot = w.inflight[f.dest];
-        if (slot.count(tag))
-          throw LockstepError("RTL mesh: more than " + std::to_string(1u << kTagBits) + " worms in flight to node " +
-                              where(f.dest));
-        slot[tag].push_back(f);
-        w.sending[s->id_] = {f.dest, tag};
-        bits = (bits & ~kTagMask) | (tag << kTagLsb);
+      // A worm head, or an address flit after it: a copy towards its destination, which
+      // starts there (promoted to head, as the router before that destination does).
+      auto& copies = w.sending[s->id_];
+      if (f.head) copies.clear();
+      std::uint32_t tag = 0;
+      if (f.head || (f.mcast && f.addr)) {
+        const std::uint32_t key = w.open(f.dest, f.mcast, tag, where(f.dest));
+        Flit first = f;
+        first.head = true;
+        w.inflight[f.dest][key].push_back({first, tagged(first, mesh_, tag)});
+        bits = tagged(f, mesh_, tag);
+        // Copies opened before this address flit carry it as it is.
+        for (const auto& c : copies) w.inflight[c.dest][c.key].push_back({f, bits});
+        copies.push_back({f.dest, key});
       } else {
-        const auto [dest, tag] = w.sending[s->id_];
-        w.inflight[dest][tag].push_back(f);
+        for (const auto& c : copies) w.inflight[c.dest][c.key].push_back({f, bits});
       }
     }
     block_->inject(s->id_, vc, bits);
@@ -252,16 +293,17 @@ Flit RtlMeshBlock::recover(NodeId n, int vc, std::uint32_t bits, std::uint64_t c
     if (f.vc() != vc) throw unknown();
     return f;
   }
-  if (vc != kWormVc) throw unknown();
-  // Body flits follow their head: the Local output's worm VC is held until the tail.
-  if (ff::kHead.get(bits)) w.ejecting[n] = (bits & kTagMask) >> kTagLsb;
-  const auto it = w.inflight[n].find(w.ejecting[n]);
+  if (!is_worm_vc(vc)) throw unknown();
+  // Flits follow their head: the Local output's worm VC is held until the tail.
+  std::uint32_t& ejecting = w.ejecting[n][vc == kSnakeVc];
+  if (ff::kHead.get(bits)) ejecting = key_of_head(bits);
+  const auto it = w.inflight[n].find(ejecting);
   if (it == w.inflight[n].end() || it->second.empty()) throw unknown();
-  const Flit f = it->second.front();
-  if (encode_flit(f, mesh_) != untagged(bits)) throw unknown();
+  const Worms::Due due = it->second.front();
+  if (due.bits != bits || due.flit.vc() != vc) throw unknown();
   it->second.pop_front();
-  if (f.tail) w.inflight[n].erase(it);
-  return f;
+  if (due.flit.tail) w.inflight[n].erase(it);
+  return due.flit;
 }
 
 bool RtlMeshBlock::step(std::uint64_t c, const std::vector<NodeId>&, RouterLinks& links) {

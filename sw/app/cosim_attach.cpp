@@ -68,7 +68,8 @@ void to_json(json& j, const Cosim& c) {
 // to report them had none.
 std::uint64_t cycles_compared(const Cosim& c) {
 #ifdef MESHSYNC_HAVE_COSIM
-  if (c.block) return c.block->cycles_compared();
+  // The block's boundary is compared for all its routers at once, each cycle it runs.
+  if (c.block) return c.block->cycles_compared() * c.rtl;
   if (c.mesh) return c.mesh->cycles_compared();
 #endif
   (void)c;

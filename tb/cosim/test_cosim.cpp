@@ -1,4 +1,4 @@
-// The RTL router in the mesh (Verilator --sc): lockstep of every router of a 4x4 mesh
+// The RTL router in the mesh (Verilator's C++ model): lockstep of every router of a 4x4 mesh
 // under random unicast traffic, multidestination worms and concurrent barriers, an all-RTL 8x8 mesh giving the
 // model's latencies, and a broken RTL copy that lockstep must catch.
 #include <catch2/catch.hpp>
@@ -11,8 +11,8 @@
 #include "model/core/random.hpp"
 #include "model/core/traffic.hpp"
 #include "model/cosim/rtl_mesh.hpp"
+#include "support/multicast_worms.hpp"
 #include "support/sim_helpers.hpp"
-#include "sw/collective/path_multicast.hpp"
 #include "sw/runtime/communicator.hpp"
 
 using namespace meshsync;
@@ -41,33 +41,6 @@ struct MixedRun {
   std::uint64_t barriers = 0;
   std::uint64_t multicast_worms = 0;
 };
-
-// Multidestination worms of every algorithm's plan (all steps sent at once: the routers
-// are under test, not the software's timing), one multicast every few hundred cycles.
-void multicast_worms(Machine& m, std::uint64_t cycles, std::uint64_t seed, MixedRun& out) {
-  MeshSystem& sys = m.mesh();
-  const MeshShape& mesh = sys.mesh();
-  Random r(seed * 104729);
-  while (sys.now_cycle() < cycles) {
-    wait_cycles(100 + r.below(300));
-    const auto src = static_cast<NodeId>(r.below(static_cast<std::uint64_t>(mesh.nodes())));
-    std::vector<NodeId> dests;
-    while (dests.size() < 5) {
-      const auto d = static_cast<NodeId>(r.below(static_cast<std::uint64_t>(mesh.nodes())));
-      if (d != src && std::find(dests.begin(), dests.end(), d) == dests.end()) dests.push_back(d);
-    }
-    const MulticastPlan plan = plan_multicast(kAllMulticastAlgorithms[r.below(4)], mesh, src, dests);
-    for (const MulticastStep& step : plan.steps)
-      for (const Worm& w : step.worms) {
-        const std::uint64_t id = sys.core().new_packet_id(), at = sys.now_cycle() + 1;
-        const auto flits = make_multicast_worm(id, step.sender, w.dests, w.base(), w.first_hop, 6, at);
-        sys.scoreboard().expect_multicast(id, step.sender, w.dests,
-                                          static_cast<std::uint16_t>(flits.size()), at);
-        for (const Flit& f : flits) sys.inject(step.sender, f, at);
-        ++out.multicast_worms;
-      }
-  }
-}
 
 // Random unicast traffic plus `groups` communicators (BTM and CS) each running barriers
 // at random times for as long as the traffic runs, every router in lockstep.
@@ -98,7 +71,7 @@ MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const st
     comms.push_back(m.groups().create(mesh, members, g == 2 ? BarrierScheme::CS : BarrierScheme::BTM));
   }
   MixedRun out;
-  m.spawn("multicast", [&] { multicast_worms(m, traffic_cycles, seed, out); });
+  m.spawn("multicast", [&] { out.multicast_worms = send_multicast_worms(m, traffic_cycles, seed); });
   for (const Communicator& c : comms)
     for (const TreeNode& t : c.members()) {
       m.spawn("", [&, c, node = t.node] {

@@ -1,6 +1,7 @@
 // The whole mesh as one Verilated block (rtl/meshsync_mesh.sv, --rtl mesh): the 8x8 block
 // gives the model's barrier and traffic latencies, its boundary agrees with the model's
-// mesh in lockstep under traffic and barriers, and a broken copy is caught.
+// mesh in lockstep under traffic, multidestination worms and barriers, and a broken copy
+// is caught.
 #include <catch2/catch.hpp>
 
 #include <memory>
@@ -9,6 +10,7 @@
 #include "model/core/random.hpp"
 #include "model/core/traffic.hpp"
 #include "model/cosim/rtl_mesh_block.hpp"
+#include "support/multicast_worms.hpp"
 #include "support/sim_helpers.hpp"
 #include "sw/runtime/communicator.hpp"
 
@@ -33,10 +35,12 @@ struct BlockRun {
   std::uint64_t compared = 0;  // cycles the block ran, its boundary compared
   std::uint64_t packets = 0;
   std::uint64_t barriers = 0;
+  std::uint64_t multicast_worms = 0;
 };
 
-// Random unicast traffic plus three communicators (two BTM, one CS) running barriers at
-// random times while the traffic runs, the block in lockstep with the model's mesh.
+// Random unicast traffic, multidestination worms of all four algorithms and three
+// communicators (two BTM, one CS) running barriers at random times while the traffic
+// runs, the block in lockstep with the model's mesh.
 BlockRun run_lockstep(const MeshShape& mesh, std::uint64_t traffic_cycles, double rate,
                       const std::string& config, std::uint64_t seed) {
   NetworkConfig cfg = make_config(mesh);
@@ -61,6 +65,7 @@ BlockRun run_lockstep(const MeshShape& mesh, std::uint64_t traffic_cycles, doubl
     comms.push_back(m.groups().create(mesh, members, g == 2 ? BarrierScheme::CS : BarrierScheme::BTM));
   }
   BlockRun out;
+  m.spawn("multicast", [&] { out.multicast_worms = send_multicast_worms(m, traffic_cycles, seed); });
   for (const Communicator& c : comms)
     for (const TreeNode& t : c.members()) {
       m.spawn("", [&, c, node = t.node] {
@@ -78,6 +83,8 @@ BlockRun run_lockstep(const MeshShape& mesh, std::uint64_t traffic_cycles, doubl
   m.run();
   REQUIRE(gen.finished());
   REQUIRE(gen.scoreboard().errors().empty());
+  REQUIRE(m.mesh().scoreboard().errors().empty());
+  REQUIRE(m.mesh().scoreboard().in_flight() == 0);
   out.cycles = m.now();
   out.compared = block.cycles_compared();
   out.packets = gen.result().packets_delivered;
@@ -130,12 +137,13 @@ TEST_CASE("cosim: the 8x8 RTL mesh block gives the model's traffic latencies", "
   CHECK(res[1].flits_delivered == res[0].flits_delivered);
 }
 
-TEST_CASE("cosim: the 8x8 mesh block in lockstep with the model under traffic and barriers",
+TEST_CASE("cosim: the 8x8 mesh block in lockstep with the model under traffic, multicasts and barriers",
           "[cosim][mesh][lockstep]") {
   const BlockRun r = run_lockstep(MeshShape{8, 8}, 3000, 0.04, "", 1);
   INFO("cycles " << r.cycles << ", block cycles compared " << r.compared << ", packets " << r.packets
-                 << ", barriers " << r.barriers);
+                 << ", barriers " << r.barriers << ", multicast worms " << r.multicast_worms);
   CHECK(r.cycles >= 3000);
+  CHECK(r.multicast_worms > 10);
   CHECK(r.packets > 1000);
   CHECK(r.barriers > 300);
   CHECK(r.compared > r.cycles / 2);
