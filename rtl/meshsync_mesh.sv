@@ -88,6 +88,7 @@ module meshsync_mesh #(
       logic [NumPorts*NumVcs-1:0] credit_in, credit_out;
       logic [NumPorts-1:1]        edge_valid, link_busy;
       logic                       router_error, router_idle;
+      logic [NumVcs-1:0]          inj_pop;  // the boundary injects on local_ready alone
 
       meshsync_router #(
         .MeshW           (MeshW),
@@ -108,6 +109,7 @@ module meshsync_mesh #(
         .in_vc_i            (in_vc),
         .in_flit_i          (in_flit),
         .local_ready_o      (local_ready_o[N*NumVcs +: NumVcs]),
+        .inj_pop_o          (inj_pop),
         .out_valid_o        (out_valid),
         .out_vc_o           (out_vc),
         .out_flit_o         (out_flit),
@@ -140,7 +142,7 @@ module meshsync_mesh #(
       assign ej_vc_o[N*VcW +: VcW] = out_vc[0 +: VcW];
       assign ej_flit_o[N*FlitW +: FlitW] = out_flit[0 +: FlitW];
       logic unused_local_credit;
-      assign unused_local_credit = ^credit_out[0 +: NumVcs];
+      assign unused_local_credit = ^{credit_out[0 +: NumVcs], inj_pop};
 
       for (genvar p = 1; p < NumPorts; p++) begin : gen_port
         // The neighbour through port p and the port it uses towards this node.

@@ -1,5 +1,5 @@
-// meshsync router: five ports (Local, +X, -X, +Y, -Y), four VCs per port, credit flow
-// control, dimension-order routing (XY for worms, XY or YX for sync messages), snake
+// meshsync router: five ports (Local, +X, -X, +Y, -Y), four VCs per port, a one-port or
+// all-port network interface (NiPorts), credit flow control, dimension-order routing (XY for worms, XY or YX for sync messages), snake
 // routing and absorb-and-forward for multidestination worms, and the barrier unit with
 // its register file. Cycle for cycle the C++ RouterCore
 // (model/core/router_core.cpp); the contract is docs/microarchitecture.md, the module map
@@ -12,7 +12,8 @@
 //   - a credit presented on credit_in_i in cycle k-1 is usable in cycle k;
 //   - the software register port acts at the clock edge, after everything the hardware
 //     did in that cycle (the model's NI programs between two router steps);
-//   - local_ready_o[v]: a flit presented now on the injection channel (Local, VC v) fits;
+//   - local_ready_o[ch*4+v]: a flit presented now on injection channel ch, VC v, fits;
+//   - inj_pop_o[ch*4+v]: a flit leaves injection channel ch's buffer, VC v (combinational);
 //   - idle_o: nothing buffered and nothing waiting, from the state at the start of cycle c.
 module meshsync_router #(
   /// Mesh width (columns); sets the x coordinate width.
@@ -33,6 +34,13 @@ module meshsync_router #(
   parameter int unsigned Trn = 5,
   /// Router delay when a sync message is processed (cycles, >= 1).
   parameter int unsigned Trm = 30,
+  /// NI channels: 1 (one-port) or 4 (all-port: injection channels 1-3 enter on inputs
+  /// 5-7, and each link input p ejects on its own output 4+p; docs/microarchitecture.md).
+  parameter int unsigned NiPorts = 1,
+  /// Inputs: the five ports, then injection channels 1..NiPorts-1 (derived; do not set).
+  parameter int unsigned NumIn = meshsync_pkg::NumPorts + NiPorts - 1,
+  /// Outputs: the five ports, then all-port ejection outputs (derived; do not set).
+  parameter int unsigned NumOut = (NiPorts > 1) ? meshsync_pkg::NumPorts + 4 : meshsync_pkg::NumPorts,
   /// Bits of an x coordinate.
   parameter int unsigned CoordXW = (MeshW > 1) ? $clog2(MeshW) : 1,
   /// Bits of a y coordinate.
@@ -44,15 +52,21 @@ module meshsync_router #(
   input  logic                                                   rst_ni,
   input  logic [CoordXW-1:0]                                     my_x_i,
   input  logic [CoordYW-1:0]                                     my_y_i,
-  // Input side, port p at bits p*...: Local (the NI's injection channel), +X, -X, +Y, -Y.
-  input  logic [meshsync_pkg::NumPorts-1:0]                      in_valid_i,
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]    in_vc_i,
-  input  logic [meshsync_pkg::NumPorts*FlitW-1:0]                in_flit_i,
-  output logic [meshsync_pkg::NumVcs-1:0]                        local_ready_o,
-  // Output side.
-  output logic [meshsync_pkg::NumPorts-1:0]                      out_valid_o,
-  output logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]    out_vc_o,
-  output logic [meshsync_pkg::NumPorts*FlitW-1:0]                out_flit_o,
+  // Input side, input i at bits i*...: Local (the NI's injection channel 0), +X, -X, +Y,
+  // -Y, then (all-port) injection channels 1-3, which carry worms only.
+  input  logic [NumIn-1:0]                                       in_valid_i,
+  input  logic [NumIn*meshsync_pkg::VcW-1:0]                     in_vc_i,
+  input  logic [NumIn*FlitW-1:0]                                 in_flit_i,
+  output logic [NiPorts*meshsync_pkg::NumVcs-1:0]                local_ready_o,
+  // Per injection channel ch and VC v (bit ch*4+v): a flit left that channel's input
+  // buffer in this cycle (combinational, like credit_out_o): which of its flits the NI
+  // has handed on, where local_ready_o says only that one more fits.
+  output logic [NiPorts*meshsync_pkg::NumVcs-1:0]                inj_pop_o,
+  // Output side: Local, +X, -X, +Y, -Y, then (all-port) the ejection outputs of inputs
+  // +X, -X, +Y, -Y.
+  output logic [NumOut-1:0]                                      out_valid_o,
+  output logic [NumOut*meshsync_pkg::VcW-1:0]                    out_vc_o,
+  output logic [NumOut*FlitW-1:0]                                out_flit_o,
   // Credits, bit p*4+v. The Local bits of credit_out_o are 0 and of credit_in_i unused.
   output logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_out_o,
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_in_i,
@@ -90,8 +104,8 @@ module meshsync_router #(
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
   localparam int unsigned GidW = meshsync_pkg::GidW;
-  // Output requesters: the five inputs, then the barrier emitter (with registers).
-  localparam int unsigned NumReq = NumPorts + ((NumRegs > 0) ? 1 : 0);
+  // Output requesters: the inputs, then the barrier emitter (with registers).
+  localparam int unsigned NumReq = NumIn + ((NumRegs > 0) ? 1 : 0);
   localparam int unsigned IdxW = $clog2(NumReq);
   localparam int unsigned RegSlots = (NumRegs > 0) ? NumRegs : 1;
   localparam int unsigned ArrivedW = $clog2(MaxChildren + 1);
@@ -106,14 +120,20 @@ module meshsync_router #(
   assign here_x = CoordW'(my_x_i);
   assign here_y = CoordW'(my_y_i);
 
+  // The output that takes input i's flits for the NI: Local, or in an all-port router a
+  // link input's own ejection output.
+  function automatic int unsigned eject_of(int unsigned i);
+    return (NiPorts > 1 && i >= 1 && i < NumPorts) ? NumPorts + i - 1 : 0;
+  endfunction
+
   // ---------------------------------------------------------------------------------------
   // Credit counters and worm VC owners of the outputs
   // ---------------------------------------------------------------------------------------
   logic [NumPorts*NumVcs-1:0] credit_ok, send;
   logic [NumPorts-1:0] credit_error;
   // Per output o and worm VC (index o*2: VC 0, o*2+1: VC 3): held by an input, which.
-  logic [NumPorts*2-1:0] owner_valid_q, owner_valid_d;
-  logic [NumPorts*2*PortW-1:0] owner_q, owner_d;
+  logic [NumOut*2-1:0] owner_valid_q, owner_valid_d;
+  logic [NumOut*2*PortW-1:0] owner_q, owner_d;
 
   // The NI always accepts: Local has no counters.
   assign credit_ok[NumVcs-1:0] = '1;
@@ -141,16 +161,26 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   // Input ports
   // ---------------------------------------------------------------------------------------
-  logic [NumPorts-1:0] req_valid, req_consume, req_cs, in_gnt, in_error, in_idle, take, relabel;
-  logic [NumPorts-1:0] req_copy, req_promote;
-  logic [NumPorts-1:0] cs_done;
-  logic [NumPorts*PortW-1:0] req_out;
-  logic [NumPorts*VcW-1:0] req_vc;
-  logic [NumPorts*FlitW-1:0] req_flit;
-  logic [NumPorts*CntW-1:0] req_cnt;
-  logic [NumPorts*NumVcs-1:0] pop, full;
+  logic [NumIn-1:0] req_valid, req_consume, req_cs, in_gnt, in_error, in_idle, take, relabel;
+  logic [NumIn-1:0] req_copy, req_promote;
+  logic [NumIn-1:0] cs_done;
+  logic [NumIn*PortW-1:0] req_out;
+  logic [NumIn*VcW-1:0] req_vc;
+  logic [NumIn*FlitW-1:0] req_flit;
+  logic [NumIn*CntW-1:0] req_cnt;
+  logic [NumIn*NumVcs-1:0] pop, full;
+  // The barrier unit serves the five ports (injection channels 1-3 carry no sync message).
+  logic [NumPorts-1:0] unit_take, unit_relabel, unit_cs_done;
+  always_comb begin
+    take = '0;
+    relabel = '0;
+    cs_done = '0;
+    take[NumPorts-1:0] = unit_take;
+    relabel[NumPorts-1:0] = unit_relabel;
+    cs_done[NumPorts-1:0] = unit_cs_done;
+  end
 
-  for (genvar i = 0; i < NumPorts; i++) begin : gen_input
+  for (genvar i = 0; i < NumIn; i++) begin : gen_input
     logic cam_hit, hit_member, hit_transit;
     logic [GidW-1:0] fresh_gid;
     logic [NumPorts*2-1:0] owner_free, owner_mine;
@@ -171,9 +201,11 @@ module meshsync_router #(
       end
     end
 
+    // The input port sees Local as its NI output: Local's owners, or its ejection output's.
     for (genvar k = 0; k < NumPorts*2; k++) begin : gen_owner
-      assign owner_free[k] = !owner_valid_q[k];
-      assign owner_mine[k] = owner_valid_q[k] && (owner_q[k*PortW +: PortW] == PortW'(i));
+      localparam int unsigned O = (k < 2) ? eject_of(i) * 2 + k : k;
+      assign owner_free[k] = !owner_valid_q[O];
+      assign owner_mine[k] = owner_valid_q[O] && (owner_q[O*PortW +: PortW] == PortW'(i));
     end
 
     meshsync_input_port #(
@@ -184,7 +216,7 @@ module meshsync_router #(
       .Trm             (Trm),
       .CntW            (CntW),
       .HasRegs         (NumRegs > 0),
-      .Injection       (i == 0)
+      .Injection       (i == 0 || i >= NumPorts)
     ) u_input (
       .clk_i         (clk_i),
       .rst_ni        (rst_ni),
@@ -252,13 +284,13 @@ module meshsync_router #(
     ) u_unit (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
-      .consume_i       (req_valid & req_consume),
-      .cs_i            (req_cs),
-      .flit_i          (req_flit),
-      .cnt_i           (req_cnt),
-      .take_o          (take),
-      .relabel_o       (relabel),
-      .cs_done_o       (cs_done),
+      .consume_i       (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
+      .cs_i            (req_cs[NumPorts-1:0]),
+      .flit_i          (req_flit[NumPorts*FlitW-1:0]),
+      .cnt_i           (req_cnt[NumPorts*CntW-1:0]),
+      .take_o          (unit_take),
+      .relabel_o       (unit_relabel),
+      .cs_done_o       (unit_cs_done),
       .cs_valid_o      (cs_valid),
       .cs_setup_o      (cs_setup),
       .cs_gid_o        (cs_gid),
@@ -385,20 +417,20 @@ module meshsync_router #(
     ) u_unit_pick (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
-      .req_i       (req_valid & req_consume),
+      .req_i       (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
       .keep_i      (1'b1),
       .gnt_valid_o (unit_valid),
       .gnt_idx_o   (unit_sel)
     );
     always_comb begin
-      take = '0;
-      cs_done = '0;
+      unit_take = '0;
+      unit_cs_done = '0;
       if (unit_valid) begin
-        take[unit_sel] = !req_cs[unit_sel];
-        cs_done[unit_sel] = req_cs[unit_sel];
+        unit_take[unit_sel] = !req_cs[unit_sel];
+        unit_cs_done[unit_sel] = req_cs[unit_sel];
       end
     end
-    assign relabel = '0;
+    assign unit_relabel = '0;
     assign offer = '0;
     assign offer_flit = '0;
     assign offer_vc = '0;
@@ -416,25 +448,34 @@ module meshsync_router #(
   // Output arbitration, crossbar
   // ---------------------------------------------------------------------------------------
   // The four links are arbitrated first. A flit absorbed and forwarded (req_copy) then
-  // asks for Local only if it won its link, and leaves only if it wins Local too: a link
-  // it won alone stays idle and keeps its pointer (contract step 7).
-  logic [NumPorts-1:0] gnt_valid, gnt_keep, gnt_used;
-  logic [NumPorts*IdxW-1:0] gnt_idx;
-  // The links' grants (outputs 1-4) and Local's, kept apart: Local's requests depend on
-  // the links' grants.
+  // asks for its NI output (Local, or its input's ejection output) only if it won its
+  // link, and leaves only if it wins that too: a link it won alone stays idle and keeps
+  // its pointer (contract step 7). An ejection output has one requester, its input, which
+  // wins it whenever it asks.
+  // A grant to the emitter (requester NumIn), not to an input.
+  function automatic logic by_emitter(logic [IdxW-1:0] idx);
+    return (NumRegs > 0) && (idx == IdxW'(NumIn));
+  endfunction
+
+  logic [NumOut-1:0] gnt_valid, gnt_keep, gnt_used;
+  logic [NumOut*IdxW-1:0] gnt_idx;
+  // The links' grants (outputs 1-4) and Local's, kept apart: the NI outputs' requests
+  // depend on the links' grants.
   logic [NumPorts-1:1] link_valid;
   logic [NumPorts*IdxW-1:IdxW] link_idx;
   logic local_valid;
   logic [IdxW-1:0] local_idx;
-  logic [NumPorts-1:0] won_link;  // per input: its request's link granted to it
+  logic [NumIn-1:0] won_link;  // per input: its request's link granted to it
+  logic [NumIn-1:0] ni_req;    // per input: it asks for its NI output
+  logic [NumIn-1:0] ni_won;    // per input: its NI output granted to it
 
   for (genvar o = 1; o < NumPorts; o++) begin : gen_link_output
     logic [NumReq-1:0] req;
-    for (genvar i = 0; i < NumPorts; i++) begin : gen_req_input
+    for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
       assign req[i] = req_valid[i] && !req_consume[i] && (req_out[i*PortW +: PortW] == PortW'(o));
     end
     if (NumRegs > 0) begin : gen_req_emitter
-      assign req[NumPorts] = offer[o];
+      assign req[NumIn] = offer[o];
     end
 
     meshsync_output_arbiter #(
@@ -451,22 +492,26 @@ module meshsync_router #(
 
   always_comb begin
     won_link = '0;
-    for (int i = 0; i < NumPorts; i++) begin
+    for (int i = 0; i < NumIn; i++) begin
       for (int o = 1; o < NumPorts; o++) begin
         if (link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))) won_link[i] = 1'b1;
       end
     end
   end
 
+  for (genvar i = 0; i < NumIn; i++) begin : gen_ni_req
+    assign ni_req[i] = req_valid[i] && !req_consume[i] &&
+                       (req_copy[i] ? won_link[i]
+                                    : (req_out[i*PortW +: PortW] == meshsync_pkg::PortLocal));
+  end
+
   if (1) begin : gen_local_output
     logic [NumReq-1:0] req;
-    for (genvar i = 0; i < NumPorts; i++) begin : gen_req_input
-      assign req[i] = req_valid[i] && !req_consume[i] &&
-                      (req_copy[i] ? won_link[i]
-                                   : (req_out[i*PortW +: PortW] == meshsync_pkg::PortLocal));
+    for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
+      assign req[i] = ni_req[i] && (eject_of(i) == 0);
     end
     if (NumRegs > 0) begin : gen_req_emitter
-      assign req[NumPorts] = offer[0];
+      assign req[NumIn] = offer[0];
     end
 
     meshsync_output_arbiter #(
@@ -481,16 +526,28 @@ module meshsync_router #(
     );
   end
 
-  assign gnt_valid = {link_valid, local_valid};
-  assign gnt_idx = {link_idx, local_idx};
+  assign gnt_valid[NumPorts-1:0] = {link_valid, local_valid};
+  assign gnt_idx[NumPorts*IdxW-1:0] = {link_idx, local_idx};
+  // All-port: input p's ejection output (4+p) carries its flits alone.
+  for (genvar o = NumPorts; o < NumOut; o++) begin : gen_eject_output
+    assign gnt_valid[o] = ni_req[o - NumPorts + 1];
+    assign gnt_idx[o*IdxW +: IdxW] = IdxW'(o - NumPorts + 1);
+  end
 
-  // A link granted to an absorbing flit that lost Local is withdrawn.
+  for (genvar i = 0; i < NumIn; i++) begin : gen_ni_won
+    if (eject_of(i) == 0) begin : gen_local
+      assign ni_won[i] = local_valid && (local_idx == IdxW'(i));
+    end else begin : gen_eject
+      assign ni_won[i] = ni_req[i];
+    end
+  end
+
+  // A link granted to an absorbing flit that lost its NI output is withdrawn.
   always_comb begin
     gnt_keep = '1;
     for (int o = 1; o < NumPorts; o++) begin
-      for (int i = 0; i < NumPorts; i++) begin
-        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_copy[i] &&
-            !(local_valid && (local_idx == IdxW'(i)))) begin
+      for (int i = 0; i < NumIn; i++) begin
+        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_copy[i] && !ni_won[i]) begin
           gnt_keep[o] = 1'b0;
         end
       end
@@ -502,18 +559,20 @@ module meshsync_router #(
   always_comb begin
     in_gnt = take;
     offer_gnt = '0;
-    for (int o = 0; o < NumPorts; o++) begin
-      for (int i = 0; i < NumPorts; i++) begin
+    for (int o = 0; o < NumOut; o++) begin
+      for (int i = 0; i < NumIn; i++) begin
         if (gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i))) in_gnt[i] = 1'b1;
       end
-      if (gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(NumPorts))) offer_gnt[o] = 1'b1;
+    end
+    for (int o = 0; o < NumPorts; o++) begin
+      if (gnt_used[o] && by_emitter(gnt_idx[o*IdxW +: IdxW])) offer_gnt[o] = 1'b1;
     end
   end
 
 `ifndef SYNTHESIS
   // Assertion: flit conservation. Every input pops at most one flit a cycle, and every
-  // flit popped leaves through exactly one output, or through a link and Local (absorbed
-  // and forwarded), or is taken by the barrier unit.
+  // flit popped leaves through exactly one output, or through a link and its NI output
+  // (absorbed and forwarded), or is taken by the barrier unit.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       int pops, sent, taken, copies;
@@ -521,24 +580,26 @@ module meshsync_router #(
       sent = 0;
       taken = 0;
       copies = 0;
-      for (int i = 0; i < NumPorts; i++) begin
+      for (int i = 0; i < NumIn; i++) begin
         pops += int'($countones(pop[i*NumVcs +: NumVcs]));
         taken += int'(take[i]);
         copies += int'(in_gnt[i] && req_copy[i]);
         assert ($countones(pop[i*NumVcs +: NumVcs]) <= 1);
       end
-      for (int o = 0; o < NumPorts; o++) begin
-        sent += int'(gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] < IdxW'(NumPorts)));
+      for (int o = 0; o < NumOut; o++) begin
+        sent += int'(gnt_used[o] && !by_emitter(gnt_idx[o*IdxW +: IdxW]));
       end
       assert (pops == sent + taken - copies);
     end
   end
 `endif
 
-  logic [NumPorts*FlitW-1:0] xbar_flit;
+  logic [NumOut*FlitW-1:0] xbar_flit;
 
   meshsync_crossbar #(
     .FlitW      (FlitW),
+    .NumIn      (NumIn),
+    .NumOut     (NumOut),
     .HasEmitter (NumRegs > 0),
     .IdxW       (IdxW)
   ) u_crossbar (
@@ -554,11 +615,11 @@ module meshsync_router #(
   );
 
   // The address flit behind an absorbed head leaves on its link as the forwarded worm's
-  // head; its copy to Local stays as it came.
+  // head; its copy to the NI stays as it came.
   always_comb begin
     out_flit_o = xbar_flit;
     for (int o = 1; o < NumPorts; o++) begin
-      for (int i = 0; i < NumPorts; i++) begin
+      for (int i = 0; i < NumIn; i++) begin
         if ((gnt_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_promote[i]) begin
           out_flit_o[o*FlitW + FlitW - 1] = 1'b1;
         end
@@ -573,15 +634,15 @@ module meshsync_router #(
     send = '0;
     owner_valid_d = owner_valid_q;
     owner_d = owner_q;
-    for (int o = 0; o < NumPorts; o++) begin
+    for (int o = 0; o < NumOut; o++) begin
       if (out_valid_o[o]) begin
-        if (o != 0) begin
+        if (o != 0 && o < NumPorts) begin
           for (int v = 0; v < NumVcs; v++) begin
             if (out_vc_o[o*VcW +: VcW] == VcW'(v)) send[o*NumVcs + v] = 1'b1;
           end
         end
         // A worm that an input wins holds the output's worm VC until its tail.
-        if (gnt_idx[o*IdxW +: IdxW] < IdxW'(NumPorts)) begin
+        if (!by_emitter(gnt_idx[o*IdxW +: IdxW])) begin
           for (int k = 0; k < 2; k++) begin
             if (out_vc_o[o*VcW +: VcW] == ((k == 0) ? meshsync_pkg::VcWorm : meshsync_pkg::VcSnake)) begin
               owner_valid_d[o*2 + k] = !out_flit_o[o*FlitW + FlitW - 2];
@@ -604,17 +665,31 @@ module meshsync_router #(
   end
 
   // ---------------------------------------------------------------------------------------
-  // Credits back upstream, injection channel, errors
+  // Credits back upstream, injection channels, errors
   // ---------------------------------------------------------------------------------------
   assign credit_out_o = {pop[NumPorts*NumVcs-1:NumVcs], {NumVcs{1'b0}}};
-  assign local_ready_o = ~full[NumVcs-1:0] | pop[NumVcs-1:0];
-  assign error_o = (|in_error) || (|credit_error) || barrier_error;
+  // Injection channel 0 is the Local input, channel ch > 0 input 4 + ch.
+  for (genvar ch = 0; ch < NiPorts; ch++) begin : gen_local_ready
+    localparam int unsigned I = (ch == 0) ? 0 : NumPorts + ch - 1;
+    assign local_ready_o[ch*NumVcs +: NumVcs] = ~full[I*NumVcs +: NumVcs] | pop[I*NumVcs +: NumVcs];
+    assign inj_pop_o[ch*NumVcs +: NumVcs] = pop[I*NumVcs +: NumVcs];
+  end
+  // Injection channels 1-3 carry worms only: a sync message there has no barrier unit
+  // path (the model's NI never sends one there).
+  logic chan_error;
+  always_comb begin
+    chan_error = 1'b0;
+    for (int i = NumPorts; i < NumIn; i++) begin
+      if (in_valid_i[i] && in_flit_i[i*FlitW + FlitW - 1] && in_flit_i[i*FlitW + FlitW - 3]) chan_error = 1'b1;
+    end
+  end
+  assign error_o = (|in_error) || (|credit_error) || barrier_error || chan_error;
   assign idle_o = (&in_idle) && barrier_idle;
 
-  // The Local credit bits have no counter; the other ports' full flags are the
-  // upstream's business (credits).
+  // The Local credit bits have no counter; the link inputs' full flags are the
+  // upstream's business (credits); input 5-7 requests never reach the barrier unit.
   logic unused_ports;
   assign unused_ports = ^{credit_in_i[NumVcs-1:0], send[NumVcs-1:0],
-                          full[NumPorts*NumVcs-1:NumVcs]};
+                          full[NumPorts*NumVcs-1:NumVcs], req_cs, req_cnt};
 
 endmodule

@@ -20,7 +20,7 @@ class ExternalRouter {
   virtual ~ExternalRouter() = default;
   // Each of these returns the first cycle in which the router must be stepped for it
   // (a signal-level router sees an input in the cycle before it takes effect).
-  virtual std::uint64_t inject(const Flit& f, std::uint64_t cycle) = 0;
+  virtual std::uint64_t inject(const Flit& f, std::uint64_t cycle, int channel) = 0;
   virtual std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival) = 0;
   virtual std::uint64_t return_credit(Port out, int vc, std::uint64_t cycle) = 0;
   // The software's register port in `cycle`: it acts at the edge that ends the cycle;

@@ -62,8 +62,7 @@ void NetworkCore::mark_external_due(NodeId n) {
 
 void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel) {
   if (ExternalRouter* x = ext(node)) {
-    if (channel != 0) throw ConfigError("the RTL router has a one-port NI only");
-    schedule_external(node, x->inject(f, cycle));
+    schedule_external(node, x->inject(f, cycle, channel));
     return;
   }
   router(node).inject(f, cycle, channel);
@@ -106,6 +105,7 @@ void NetworkCore::schedule(NodeId n, std::uint64_t cycle) {
 }
 
 void NetworkCore::flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) {
+  if (port >= kPorts) port = index(Port::Local);  // an all-port ejection output
   if (probe_) probe_->on_output(from, port, f, cycle);
   if (port == index(Port::Local)) {
     if (sink_) sink_->on_eject(from, f, cycle + 1);

@@ -69,9 +69,16 @@ void RouterCore::cancel_batch(int r) {
   }
 }
 
-void RouterCore::inject(const Flit& f, std::uint64_t cycle, int channel) {
+void RouterCore::check_channel(int channel, const Flit& f) const {
   if (channel < 0 || channel >= channels())
     throw std::logic_error("injection channel " + std::to_string(channel) + " does not exist");
+  if (channel != 0 && f.sync)
+    throw std::logic_error("a sync message on injection channel " + std::to_string(channel) +
+                           " (channels 1-3 carry worms only)");
+}
+
+void RouterCore::inject(const Flit& f, std::uint64_t cycle, int channel) {
+  check_channel(channel, f);
   source(channel).push(f, cycle);
 }
 
@@ -243,8 +250,7 @@ void RouterCore::select_batch(std::uint64_t c) {
 }
 
 void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links) {
-  if (out >= kPorts) out = index(Port::Local);  // an all-port ejection channel
-  if (out != index(Port::Local)) --credits_[out][f.vc()];
+  if (out != index(Port::Local) && out < kPorts) --credits_[out][f.vc()];
   links.flit_out(id_, out, f, cycle);
 }
 
@@ -253,7 +259,8 @@ void RouterCore::pop_input(int i, int v, std::uint64_t c, RouterLinks& links) {
   q.pop();
   if (q.empty()) nonempty_ &= ~(1u << queue_bit(i, v));
   in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
-  if (i != index(Port::Local) && i < kPorts) links.credit_out(id_, i, v, c);
+  if (injection_input(i)) links.injection_pop(id_, i == 0 ? 0 : i - kPorts + 1, v, c);
+  else links.credit_out(id_, i, v, c);
 }
 
 std::uint32_t RouterCore::credits_at(Port p, int vc, std::uint64_t cycle) const {

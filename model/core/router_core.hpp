@@ -37,11 +37,15 @@ struct NodeEvent {
 class RouterLinks {
  public:
   virtual ~RouterLinks() = default;
-  // A flit granted to output `port` in `cycle`. Local: delivered to the NI in cycle + 1;
-  // otherwise in the neighbour's input FIFO in cycle + 1 + tp.
+  // A flit granted to output `port` in `cycle`. Local, or an all-port router's ejection
+  // output (kPorts + input - 1): delivered to the NI in cycle + 1; otherwise in the
+  // neighbour's input FIFO in cycle + 1 + tp.
   virtual void flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) = 0;
   // A flit popped from non-Local input `port`, VC `vc`, in `cycle`: its credit goes back.
   virtual void credit_out(NodeId from, int port, int vc, std::uint64_t cycle) = 0;
+  // A flit popped from injection channel `channel`'s input, VC `vc`, in `cycle` (the
+  // RTL's inj_pop_o; the mesh's NI needs nothing back: it injects on room alone).
+  virtual void injection_pop(NodeId /*from*/, int /*channel*/, int /*vc*/, std::uint64_t /*cycle*/) {}
 };
 
 class RouterCore {
@@ -67,6 +71,12 @@ class RouterCore {
   std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival) {
     return receive_at(index(in), f, arrival);
   }
+  // A flit from injection channel `channel` in its input buffer from `arrival` on, as
+  // the channel would put it there (a bench that plays the NI: the RTL lockstep).
+  std::uint64_t receive_injected(int channel, const Flit& f, std::uint64_t arrival) {
+    check_channel(channel, f);
+    return receive_at(input_of_channel(channel), f, arrival);
+  }
   // A credit for our output `out`, virtual channel `vc`, usable from `cycle` on.
   void return_credit(Port out, int vc, std::uint64_t cycle) {
     credit_returns_.push({cycle, static_cast<std::uint8_t>(index(out)),
@@ -91,6 +101,10 @@ class RouterCore {
   // count even if this router has not run since.
   std::uint32_t credits_at(Port p, int vc, std::uint64_t cycle) const;
   std::size_t buffered(Port p, int vc) const { return in_[index(p)][vc].size(); }
+  // Flits in the input buffer of injection channel `channel`, VC `vc`.
+  std::size_t buffered_injected(int channel, int vc) const {
+    return in_[static_cast<std::size_t>(input_of_channel(channel))][vc].size();
+  }
   // Inputs: the five ports, then injection channels 1..3 of an all-port NI.
   int inputs() const { return static_cast<int>(in_.size()); }
 
@@ -192,6 +206,10 @@ class RouterCore {
   }
   int channels() const { return all_port_ ? 4 : 1; }
   static int input_of_channel(int channel) { return channel == 0 ? 0 : kPorts + channel - 1; }
+  // Throws std::logic_error for a channel that does not exist, or a sync message on a
+  // channel other than 0 (channels 1-3 carry worms only: the barrier unit serves the
+  // five ports).
+  void check_channel(int channel, const Flit& f) const;
 
   NodeId id_;
   Coord coord_;

@@ -16,8 +16,9 @@ namespace meshsync::rtl {
 
 // What the core did in one cycle, on its ports.
 struct ModelCycle {
-  std::array<std::optional<Flit>, kPorts> out;
+  std::array<std::optional<Flit>, kRtlOutputs> out;  // the five ports, then ejection outputs
   std::array<std::array<bool, kRtlVcs>, kPorts> credit{};
+  std::array<std::array<bool, kRtlVcs>, kMaxNiChannels> injection_pop{};
   bool idle_before = false;  // nothing held at the start of the cycle (RTL idle_o)
   bool error = false;        // the core threw: a protocol violation
   std::string error_text;
@@ -32,11 +33,11 @@ struct ModelCycle {
 ModelCycle step_core(RouterCore& core, std::uint64_t c);
 
 // What else the RTL must show in the cycle: the register port's outcome when it was used,
-// and per VC whether a Local flit presented now fits.
+// and per injection channel and VC whether a flit presented now fits.
 struct ModelPorts {
   RegOp reg_op = RegOp::None;
   bool reg_ok = false;
-  std::array<bool, kRtlVcs> local_fits{};
+  std::array<std::array<bool, kRtlVcs>, kMaxNiChannels> local_fits{};
 };
 ModelPorts model_ports(const RouterCore& core, RegOp op, bool reg_ok, const NetworkConfig& cfg);
 

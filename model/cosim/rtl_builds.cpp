@@ -28,8 +28,6 @@ std::vector<RtlBuild>& rtl_builds() {
 void add_rtl_build(RtlBuild b) { rtl_builds().push_back(std::move(b)); }
 
 const RtlBuild& find_rtl_build(const NetworkConfig& cfg, const std::string& name) {
-  if (cfg.router.ni_ports != 1)
-    throw ConfigError("the RTL router has a one-port NI only; run with ni-ports 1 (one-port)");
   std::string have;
   for (const RtlBuild& b : rtl_builds()) {
     if (name.empty() ? matches(b.params, cfg) : b.params.name == name) {

@@ -24,19 +24,21 @@ std::string where(const MeshShape& m, NodeId n) {
 
 // One RTL router in the mesh. Inputs wait here until the cycle before they take effect.
 // The router's flits carry only hardware bits, so the site mirrors what each input
-// buffer holds: a credit the router returns names the input that popped, and a flit
-// leaving is matched to it to recover the model's packet fields (docs/rtl.md).
+// buffer holds: a credit the router returns (inj_pop for the NI's injection channels)
+// names the input that popped, and a flit leaving is matched to it to recover the
+// model's packet fields (docs/rtl.md).
 class RtlSite final : public ExternalRouter {
  public:
   RtlSite(NodeId id, NetworkCore& net, std::unique_ptr<RtlRouter> router, bool lockstep)
       : id_(id), net_(net), mesh_(net.mesh()), router_(std::move(router)),
-        shadow_(lockstep ? &net.router(id) : nullptr) {}
+        shadow_(lockstep ? &net.router(id) : nullptr),
+        local_(static_cast<std::size_t>(router_->params().ni_ports)) {}
 
   RtlRouter& router() { return *router_; }
   NodeId id() const { return id_; }
 
-  std::uint64_t inject(const Flit& f, std::uint64_t cycle) override {
-    local_.push(f, cycle);
+  std::uint64_t inject(const Flit& f, std::uint64_t cycle, int channel) override {
+    local_.at(static_cast<std::size_t>(channel)).push(f, cycle);
     return cycle > 0 ? cycle - 1 : 0;
   }
   std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival) override {
@@ -66,21 +68,25 @@ class RtlSite final : public ExternalRouter {
     std::uint64_t next = kNever;
     if (!flits_.empty()) next = std::min(next, flits_.front().cycle);
     if (!credits_.empty()) next = std::min(next, credits_.front().cycle);
-    if (!local_.empty()) next = std::min(next, std::max(c + 1, local_.front_cycle() - 1));
+    for (const InjectionChannel& ch : local_)
+      if (!ch.empty()) next = std::min(next, std::max(c + 1, ch.front_cycle() - 1));
     if (reg_) next = std::min(next, reg_->cycle);
     return std::max(next, c + 1);
   }
   void describe_stuck(std::vector<std::string>& out) const override {
     const std::string me = "RTL router " + where(mesh_, id_);
     const std::size_t before = out.size();
-    for (int p = 0; p < kPorts; ++p)
+    for (int p = 0; p < inputs(); ++p)
       for (int v = 0; v < kRtlVcs; ++v)
         if (!inside_[p][v].empty())
           out.push_back(me + " input " + port_label(p) + " VC " + std::to_string(v) + ": " +
                         std::to_string(inside_[p][v].size()) + " flit(s), head " +
                         describe_flit(encode_flit(inside_[p][v].front(), mesh_)));
     if (!rtl_idle_ && out.size() == before) out.push_back(me + ": not idle (messages in its barrier unit)");
-    if (!local_.empty()) out.push_back(me + ": " + std::to_string(local_.size()) + " flit(s) waiting at the NI");
+    for (std::size_t ch = 0; ch < local_.size(); ++ch)
+      if (!local_[ch].empty())
+        out.push_back(me + ": " + std::to_string(local_[ch].size()) + " flit(s) waiting at the NI" +
+                      (local_.size() > 1 ? " (injection channel " + std::to_string(ch) + ")" : ""));
   }
 
   // Phase 1 of cycle c: the core's cycle (lockstep), then the inputs of the cycle.
@@ -121,16 +127,24 @@ class RtlSite final : public ExternalRouter {
     out_ = router_->eval(in_);
   }
 
-  // Phase 2: the NI's next flit goes in when the router says it fits (local_ready).
+  // Phase 2: each injection channel's next flit goes in when the router says it fits
+  // (local_ready: combinational on that channel's buffer alone).
   bool offer_local(std::uint64_t c) {
-    if (local_.empty() || local_.front_cycle() > c + 1) return false;
-    const Flit& f = local_.front();
-    if (!out_.local_ready[f.vc()]) return false;
-    in_.in_valid[0] = true;
-    in_.in_vc[0] = static_cast<std::uint8_t>(f.vc());
-    in_.in_flit[0] = encode_flit(f, mesh_);
-    arriving_[0] = f;
-    local_.pop();
+    bool offered = false;
+    for (std::size_t ch = 0; ch < local_.size(); ++ch) {
+      InjectionChannel& src = local_[ch];
+      if (src.empty() || src.front_cycle() > c + 1) continue;
+      const Flit& f = src.front();
+      if (!out_.local_ready[ch][f.vc()]) continue;
+      const int i = input_of_channel(static_cast<int>(ch));
+      in_.in_valid[i] = true;
+      in_.in_vc[i] = static_cast<std::uint8_t>(f.vc());
+      in_.in_flit[i] = encode_flit(f, mesh_);
+      arriving_[i] = f;
+      src.pop();
+      offered = true;
+    }
+    if (!offered) return false;
     presented_ = true;
     out_ = router_->eval(in_);
     return true;
@@ -145,32 +159,43 @@ class RtlSite final : public ExternalRouter {
     if (op_ != RegOp::None) reg_ok_ = out.reg_ok;
 
     bool moved = false;
-    std::array<std::optional<Flit>, kPorts> popped;
+    std::array<std::optional<Flit>, kRtlInputs> popped;
+    std::array<bool, kRtlInputs> promote{};
+    const auto pop = [&](int p, int v) {
+      auto& q = inside_[p][v];
+      if (q.empty() || popped[p])
+        throw LockstepError("RTL router " + where(mesh_, id_) + " popped input " + port_label(p) + " VC " +
+                            std::to_string(v) + " in cycle " + std::to_string(c) + ": a flit it did not hold");
+      popped[p] = q.front();
+      q.pop_front();
+      // The address flit behind a head absorbed here heads the forwarded worm; no other
+      // flit may be taken for a head (two inputs may pop address flits with equal bits).
+      const Flit& f = *popped[p];
+      promote[p] = absorbing_[p][v] && f.addr;
+      absorbing_[p][v] = f.head && f.mcast && f.more && f.dest == id_;
+    };
     for (int p = 1; p < kPorts; ++p)
       for (int v = 0; v < kRtlVcs; ++v) {
         if (!out.credit_out[p][v]) continue;
-        auto& q = inside_[p][v];
-        if (q.empty() || popped[p])
-          throw LockstepError("RTL router " + where(mesh_, id_) + " returned a credit for input " +
-                              port_label(p) + " VC " + std::to_string(v) + " it did not hold, cycle " +
-                              std::to_string(c));
-        popped[p] = q.front();
-        q.pop_front();
+        pop(p, v);
         links.credit_out(id_, p, v, c);
         moved = true;
       }
-    for (int o = 0; o < kPorts; ++o) {
+    for (std::size_t ch = 0; ch < local_.size(); ++ch)
+      for (int v = 0; v < kRtlVcs; ++v)
+        if (out.injection_pop[ch][v]) pop(input_of_channel(static_cast<int>(ch)), v);
+    for (int o = 0; o < outputs(); ++o) {
       if (!out.out_valid[o]) continue;
-      links.flit_out(id_, o, match(o, out, popped, c), c);
+      links.flit_out(id_, o, match(o, out, popped, promote, c), c);
       moved = true;
     }
-    for (int p = 0; p < kPorts; ++p) {
+    for (int p = 0; p < inputs(); ++p) {
       if (!arriving_[p]) continue;
       const Flit& f = *arriving_[p];
-      // Local sync messages for this router are consumed or handed back to the NI; the
-      // ones that leave again are rebuilt from their bits, like barrier-unit messages.
-      if (p != 0 || !f.sync || f.dest != id_) inside_[p][f.vc()].push_back(f);
-      if (shadow_) shadow_->receive(port_at(p), f, c + 1);
+      inside_[p][f.vc()].push_back(f);
+      if (!shadow_) continue;
+      if (p < kPorts) shadow_->receive(port_at(p), f, c + 1);
+      else shadow_->receive_injected(p - kPorts + 1, f, c + 1);
     }
     if (shadow_)
       for (int p = 0; p < kPorts; ++p)
@@ -216,52 +241,50 @@ class RtlSite final : public ExternalRouter {
                           model_.error_text);
   }
 
+  int inputs() const { return router_->params().inputs(); }
+  int outputs() const { return router_->params().outputs(); }
+
   // The model flit behind output `o`'s bits. A flit popped this cycle may leave twice
   // (absorbed and forwarded: on a link, as a head if it heads the forwarded worm, and to
-  // Local), so a match does not use it up.
-  Flit match(int o, const RtlOutputs& out, std::array<std::optional<Flit>, kPorts>& popped,
-             std::uint64_t c) {
+  // its NI output), so a match does not use it up.
+  Flit match(int o, const RtlOutputs& out, const std::array<std::optional<Flit>, kRtlInputs>& popped,
+             const std::array<bool, kRtlInputs>& promote, std::uint64_t c) {
     const std::uint32_t bits = out.out_flit[o];
     const int vc = out.out_vc[o] % kRtlVcs;
     const bool head = flit_format::kHead.get(bits), tail = flit_format::kTail.get(bits);
-    const auto as_sent = [&](Flit f) {
-      if (head && f.addr && !f.head) f.head = true;  // the forwarded worm's new head
+    const auto as_sent = [&](int p) {
+      Flit f = *popped[p];
+      if (head && promote[p]) f.head = true;  // the forwarded worm's new head
       return f;
     };
-    const auto sends = [&](const std::optional<Flit>& f) {
-      return f && f->vc() == vc && encode_flit(as_sent(*f), mesh_) == bits;
+    const auto sends = [&](int p) {
+      return popped[p] && popped[p]->vc() == vc && encode_flit(as_sent(p), mesh_) == bits;
     };
     // Flits after a head carry no address: they follow their head's input (the worm VC
     // lock).
-    // The Local input returns no credits: its flit of this cycle is taken from the
-    // mirror when an output first shows it.
-    const auto local = [&]() -> std::optional<Flit>& {
-      if (!popped[0] && !inside_[0][vc].empty()) {
-        popped[0] = inside_[0][vc].front();
-        inside_[0][vc].pop_front();
-      }
-      return popped[0];
+    // Several inputs may pop flits with the same bits in a cycle (two heads for this
+    // node, say), so only the inputs that can use output `o` are candidates: with an
+    // all-port NI a link input's flits for the NI leave on its own ejection output alone.
+    const auto can_use = [&](int p) {
+      if (router_->params().ni_ports == 1 || (o != 0 && o < kPorts)) return true;
+      return o == 0 ? ejection_output(p, router_->params().ni_ports) == 0 : p == o - kPorts + 1;
     };
     std::optional<int> from;
     if (is_worm_vc(vc) && !head) {
       from = worm_from_[o][vc == kSnakeVc];
     } else {
-      for (int p = 1; p < kPorts && !from; ++p)
-        if (sends(popped[p])) from = p;
-      if (!from && (popped[0] ? sends(popped[0])
-                              : !inside_[0][vc].empty() && sends(inside_[0][vc].front())))
-        from = 0;
+      for (int p = 0; p < inputs() && !from; ++p)
+        if (can_use(p) && sends(p)) from = p;
     }
-    if (from == 0) local();
     std::optional<Flit> f;
     if (from && popped[*from]) {
-      f = as_sent(*popped[*from]);
+      f = as_sent(*from);
     } else if (is_sync_head(bits)) {
       return decode_sync(bits, mesh_, id_);  // made by the barrier unit
     }
     if (!f || encode_flit(*f, mesh_) != bits)
       throw LockstepError("RTL router " + where(mesh_, id_) + " sent " + describe_flit(bits) +
-                          " on port " + port_label(o) + " in cycle " + std::to_string(c) +
+                          " on port " + output_label(o) + " in cycle " + std::to_string(c) +
                           ", a flit no input holds");
     if (is_worm_vc(vc)) worm_from_[o][vc == kSnakeVc] = tail ? -1 : *from;
     return *f;
@@ -274,21 +297,24 @@ class RtlSite final : public ExternalRouter {
   RouterCore* shadow_;
   std::deque<PendingFlit> flits_;
   std::deque<PendingCredit> credits_;
-  InjectionChannel local_;
+  std::vector<InjectionChannel> local_;  // per injection channel
   std::optional<RegWrite> reg_;
   RegWrite op_write_{};
   RegOp op_ = RegOp::None;
   bool reg_ok_ = false;
-  std::array<std::array<std::deque<Flit>, kRtlVcs>, kPorts> inside_;
+  std::array<std::array<std::deque<Flit>, kRtlVcs>, kRtlInputs> inside_;
   // Input holding each output's worm VCs (VC 0, VC 3).
-  std::array<std::array<int, 2>, kPorts> worm_from_ = [] {
-    std::array<std::array<int, 2>, kPorts> a{};
+  std::array<std::array<int, 2>, kRtlOutputs> worm_from_ = [] {
+    std::array<std::array<int, 2>, kRtlOutputs> a{};
     for (auto& o : a) o.fill(-1);
     return a;
   }();
   RtlInputs in_;
   RtlOutputs out_;  // the router's outputs for in_
-  std::array<std::optional<Flit>, kPorts> arriving_;
+  std::array<std::optional<Flit>, kRtlInputs> arriving_;
+  // Per input and VC: the last flit popped was a multidestination head absorbed here
+  // with more addresses behind it (the next address flit heads the forwarded worm).
+  std::array<std::array<bool, kRtlVcs>, kRtlInputs> absorbing_{};
   bool presented_ = false;
   bool busy_ = false;
   bool rtl_idle_ = true;

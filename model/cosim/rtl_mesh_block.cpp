@@ -80,6 +80,9 @@ std::string describe(const MeshParams& p) {
 void add_mesh_build(MeshBuild b) { mesh_builds().push_back(std::move(b)); }
 
 const MeshBuild& find_mesh_build(const NetworkConfig& cfg, const std::string& name) {
+  if (cfg.router.ni_ports != 1)
+    throw ConfigError("the RTL mesh block (--rtl mesh, --lockstep mesh) has one-port NIs; run with --ni one-port, "
+                      "or put all-port RTL routers in the SystemC mesh (--rtl all)");
   std::string have;
   for (const MeshBuild& b : mesh_builds()) {
     const RtlParams& r = b.params.router;
@@ -102,7 +105,9 @@ class BlockSite final : public ExternalRouter {
  public:
   BlockSite(RtlMeshBlock& block, NodeId id) : block_(block), id_(id) {}
 
-  std::uint64_t inject(const Flit& f, std::uint64_t cycle) override {
+  std::uint64_t inject(const Flit& f, std::uint64_t cycle, int channel) override {
+    // find_mesh_build refuses all-port runs: the mesh top's NIs are one-port.
+    if (channel != 0) throw std::logic_error("the RTL mesh block has one injection channel per node");
     local_.push(f, cycle);
     if (block_.shadow_) block_.shadow_->inject(id_, f, cycle);
     return cycle > 0 ? cycle - 1 : 0;

@@ -68,7 +68,8 @@ RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_p
                                           {"NumRegs", &p.num_regs},
                                           {"MaxChildren", &p.max_children},
                                           {"Trn", &p.trn},
-                                          {"Trm", &p.trm}};
+                                          {"Trm", &p.trm},
+                                          {"NiPorts", &p.ni_ports}};
   std::istringstream in(verilog_params);
   for (std::string item; in >> item;) {
     const auto eq = item.find('=');
@@ -78,6 +79,8 @@ RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_p
                                   "' is not a parameter the model mirrors");
     *f->second = std::stoi(item.substr(eq + 1));
   }
+  if (p.ni_ports != 1 && p.ni_ports != 4)
+    throw std::invalid_argument("RTL configuration " + name + ": NiPorts must be 1 or 4");
   return p;
 }
 
@@ -90,6 +93,7 @@ NetworkConfig network_config(const RtlParams& p) {
   c.router.sync_buffer_depth = static_cast<std::uint32_t>(p.sync_buffer_depth);
   c.router.barrier_registers = static_cast<std::uint32_t>(p.num_regs);
   c.router.max_children = static_cast<std::uint32_t>(p.max_children);
+  c.router.ni_ports = static_cast<std::uint32_t>(p.ni_ports);
   return c;
 }
 
@@ -101,6 +105,7 @@ RtlParams router_params(const NetworkConfig& c) {
   p.max_children = static_cast<int>(c.router.max_children);
   p.trn = static_cast<int>(c.timing.trn);
   p.trm = static_cast<int>(c.timing.trm);
+  p.ni_ports = static_cast<int>(c.router.ni_ports);
   return p;
 }
 
@@ -110,14 +115,15 @@ bool matches(const RtlParams& p, const NetworkConfig& c) {
          r.router.sync_buffer_depth == c.router.sync_buffer_depth &&
          r.router.barrier_registers == c.router.barrier_registers &&
          r.router.max_children == c.router.max_children && r.timing.trn == c.timing.trn &&
-         r.timing.trm == c.timing.trm && c.mesh.width <= p.mesh_w && c.mesh.height <= p.mesh_h;
+         r.timing.trm == c.timing.trm && r.router.ni_ports == c.router.ni_ports &&
+         c.mesh.width <= p.mesh_w && c.mesh.height <= p.mesh_h;
 }
 
 std::string describe_router(const RtlParams& p) {
   std::ostringstream s;
   s << "buffer-depth " << p.buffer_depth << ", sync-buffer-depth " << p.sync_buffer_depth
     << ", barrier-registers " << p.num_regs << ", max-children " << p.max_children << ", trn "
-    << p.trn << ", trm " << p.trm;
+    << p.trn << ", trm " << p.trm << ", " << (p.ni_ports == 1 ? "one-port" : "all-port") << " NI";
   return s.str();
 }
 
@@ -127,8 +133,14 @@ std::string describe(const RtlParams& p) {
 }
 
 const char* port_label(int port) {
-  static const char* const name[kPorts] = {"Local", "+X", "-X", "+Y", "-Y"};
+  static const char* const name[kRtlInputs] = {"Local", "+X", "-X", "+Y", "-Y", "inject 1", "inject 2", "inject 3"};
   return name[port];
+}
+
+const char* output_label(int output) {
+  static const char* const name[kRtlOutputs] = {"Local", "+X", "-X", "+Y", "-Y",
+                                                "eject +X", "eject -X", "eject +Y", "eject -Y"};
+  return name[output];
 }
 
 void set_program(RtlInputs& in, const BarrierRegisterSetup& su, const MeshShape& mesh,

@@ -19,6 +19,18 @@ namespace meshsync::rtl {
 // Virtual channels of the RTL router: all of the model's (the worm VC, two sync VCs and
 // the snake VC of multidestination worms).
 inline constexpr int kRtlVcs = kVcs;
+// Inputs and outputs of the widest router (all-port NI): the five ports, injection
+// channels 1-3 on inputs 5-7, the ejection outputs of inputs +X..-Y on outputs 5-8
+// (docs/microarchitecture.md "NI ports"). A one-port router uses the first five.
+inline constexpr int kRtlInputs = kPorts + 3;
+inline constexpr int kRtlOutputs = kPorts + 4;
+inline constexpr int kMaxNiChannels = 4;
+// The input of injection channel `ch` and the NI output of input `i`, in a router with
+// `ni_ports` channels (the model's RouterCore numbering).
+constexpr int input_of_channel(int ch) { return ch == 0 ? 0 : kPorts + ch - 1; }
+constexpr int ejection_output(int i, int ni_ports) {
+  return ni_ports > 1 && i >= 1 && i < kPorts ? kPorts + i - 1 : 0;
+}
 
 // Parameters a Verilated configuration was built with (they are Verilog parameters, so
 // fixed when the model is built; rtl/configurations.txt names the configurations). The
@@ -35,6 +47,10 @@ struct RtlParams {
   int max_children = static_cast<int>(RouterParams{}.max_children);
   int trn = static_cast<int>(Timing{}.trn);
   int trm = static_cast<int>(Timing{}.trm);
+  int ni_ports = static_cast<int>(RouterParams{}.ni_ports);  // NiPorts: 1 or 4
+
+  int inputs() const { return kPorts + ni_ports - 1; }
+  int outputs() const { return ni_ports > 1 ? kPorts + 4 : kPorts; }
 };
 
 // A configuration from its line in rtl/configurations.txt: the Verilog parameters that
@@ -57,9 +73,9 @@ enum class RegOp : std::uint8_t { None = 0, Program = 1, Free = 2 };
 
 // What the bench presents in one cycle: everything here is taken at the next clock edge.
 struct RtlInputs {
-  std::array<bool, kPorts> in_valid{};
-  std::array<std::uint8_t, kPorts> in_vc{};
-  std::array<std::uint32_t, kPorts> in_flit{};
+  std::array<bool, kRtlInputs> in_valid{};
+  std::array<std::uint8_t, kRtlInputs> in_vc{};
+  std::array<std::uint32_t, kRtlInputs> in_flit{};
   std::array<std::array<bool, kRtlVcs>, kPorts> credit_in{};
   RegOp reg_op = RegOp::None;
   std::uint8_t reg_gid = 0;
@@ -77,11 +93,14 @@ struct RtlInputs {
 
 // What the router shows in the current cycle (combinational outputs).
 struct RtlOutputs {
-  std::array<bool, kPorts> out_valid{};
-  std::array<std::uint8_t, kPorts> out_vc{};
-  std::array<std::uint32_t, kPorts> out_flit{};
+  std::array<bool, kRtlOutputs> out_valid{};
+  std::array<std::uint8_t, kRtlOutputs> out_vc{};
+  std::array<std::uint32_t, kRtlOutputs> out_flit{};
   std::array<std::array<bool, kRtlVcs>, kPorts> credit_out{};
-  std::array<bool, kRtlVcs> local_ready{};
+  // Per injection channel and VC: a flit presented now fits.
+  std::array<std::array<bool, kRtlVcs>, kMaxNiChannels> local_ready{};
+  // Per injection channel and VC: a flit left the channel's input buffer (inj_pop_o).
+  std::array<std::array<bool, kRtlVcs>, kMaxNiChannels> injection_pop{};
   bool reg_ok = false;
   bool error = false;
   bool idle = false;
@@ -102,8 +121,11 @@ Flit decode_sync(std::uint32_t bits, const MeshShape& mesh, NodeId self);
 bool is_sync_head(std::uint32_t bits);
 // "sync release gid 3 data 0 dest (2,5) R=YX" and the like.
 std::string describe_flit(std::uint32_t bits);
-// "Local", "+X", "-X", "+Y", "-Y": port names in mismatch reports and traces.
+// "Local", "+X", "-X", "+Y", "-Y", then "inject 1".."inject 3" (inputs 5-7): input names
+// in mismatch reports and traces.
 const char* port_label(int port);
+// Output names: the five ports, then "eject +X".."eject -Y" (outputs 5-8).
+const char* output_label(int output);
 
 // The register port inputs for programming `s` (children beyond `max_children` make the
 // count say "too many").

@@ -108,13 +108,18 @@ class VerilatedRouter final : public RtlRouter {
     apply(in);
     run();
     RtlOutputs o;
-    for (int p = 0; p < kPorts; ++p) {
+    for (int p = 0; p < params_.outputs(); ++p) {
       o.out_valid[p] = (m_->out_valid_o >> p) & 1u;
       o.out_vc[p] = static_cast<std::uint8_t>((m_->out_vc_o >> (2 * p)) & 3u);
       o.out_flit[p] = m_->out_flit_o[p];
-      for (int v = 0; v < kRtlVcs; ++v) o.credit_out[p][v] = (m_->credit_out_o >> (p * kRtlVcs + v)) & 1u;
     }
-    for (int v = 0; v < kRtlVcs; ++v) o.local_ready[v] = (m_->local_ready_o >> v) & 1u;
+    for (int p = 0; p < kPorts; ++p)
+      for (int v = 0; v < kRtlVcs; ++v) o.credit_out[p][v] = (m_->credit_out_o >> (p * kRtlVcs + v)) & 1u;
+    for (int ch = 0; ch < params_.ni_ports; ++ch)
+      for (int v = 0; v < kRtlVcs; ++v) {
+        o.local_ready[ch][v] = (m_->local_ready_o >> (ch * kRtlVcs + v)) & 1u;
+        o.injection_pop[ch][v] = (m_->inj_pop_o >> (ch * kRtlVcs + v)) & 1u;
+      }
     o.reg_ok = m_->reg_ok_o;
     o.error = m_->error_o;
     o.idle = m_->idle_o;
@@ -154,13 +159,14 @@ class VerilatedRouter final : public RtlRouter {
     m_->my_x_i = static_cast<std::uint32_t>(x_);
     m_->my_y_i = static_cast<std::uint32_t>(y_);
     std::uint32_t valid = 0, vc = 0, credit = 0;
-    for (int p = 0; p < kPorts; ++p) {
+    for (int p = 0; p < params_.inputs(); ++p) {
       valid |= static_cast<std::uint32_t>(in.in_valid[p]) << p;
       vc |= static_cast<std::uint32_t>(in.in_vc[p] & 3u) << (2 * p);
       m_->in_flit_i[p] = in.in_flit[p];
+    }
+    for (int p = 0; p < kPorts; ++p)
       for (int v = 0; v < kRtlVcs; ++v)
         credit |= static_cast<std::uint32_t>(in.credit_in[p][v]) << (p * kRtlVcs + v);
-    }
     m_->in_valid_i = valid;
     m_->in_vc_i = vc;
     m_->credit_in_i = credit;

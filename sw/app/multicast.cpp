@@ -47,8 +47,6 @@ MulticastSettings settings_of(MulticastAlgorithm a, const MulticastOptions& o) {
 
 void check_options(const MulticastOptions& o) {
   if (!o.net.rtl.empty() || !o.net.lockstep.empty() || !o.net.trace.empty()) {
-    if (o.net.config.router.ni_ports != 1)
-      throw ConfigError("the RTL router is one-port: --rtl, --lockstep and --trace need --ni one-port");
     if (!o.load.pattern.empty()) throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
     if (!o.net.trace.empty() && o.algorithms.size() > 1)
       throw ConfigError("--trace writes one file: give one --algo with it");

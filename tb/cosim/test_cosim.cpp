@@ -45,9 +45,10 @@ struct MixedRun {
 // Random unicast traffic plus `groups` communicators (BTM and CS) each running barriers
 // at random times for as long as the traffic runs, every router in lockstep.
 MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const std::string& config,
-                   std::uint64_t seed) {
+                   std::uint64_t seed, std::uint32_t ni_ports = 1) {
   NetworkConfig cfg = make_config(mesh);
   cfg.timing = Timing{40, 2, 5, 30};
+  cfg.router.ni_ports = ni_ports;
   Machine m(cfg);
   rtl::CosimOptions opt;
   opt.lockstep = every_node(mesh);
@@ -112,6 +113,20 @@ TEST_CASE("cosim: every router of a 4x4 mesh in lockstep for 100,000 cycles of t
   CHECK(r.barriers > 3 * 250);
   // A router is evaluated and compared in every cycle where it holds a flit or receives
   // an input; cycles where both the core and the RTL are idle are skipped.
+  CHECK(r.router_cycles > 16 * r.cycles / 3);
+}
+
+TEST_CASE("cosim: a 4x4 mesh of all-port RTL routers in lockstep: multicast worms on four injection channels",
+          "[cosim][lockstep][multicast]") {
+  // Configuration allport: a step's worms enter on injection channels 0-3 and every
+  // input link ejects on its own output.
+  const MixedRun r = run_mixed(MeshShape{4, 4}, 50000, "", 2, 4);
+  INFO("cycles " << r.cycles << ", router-cycles compared " << r.router_cycles << ", packets "
+                 << r.packets << ", barriers " << r.barriers << ", multidestination worms "
+                 << r.multicast_worms);
+  CHECK(r.cycles >= 50000);
+  CHECK(r.multicast_worms > 150);
+  CHECK(r.packets > 5000);
   CHECK(r.router_cycles > 16 * r.cycles / 3);
 }
 

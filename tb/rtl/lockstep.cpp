@@ -40,7 +40,7 @@ bool Lockstep::apply(const Stimulus& s) {
 
   // The RTL's cycle.
   RtlInputs in;
-  for (int p = 0; p < kPorts; ++p) {
+  for (int p = 0; p < inputs(); ++p) {
     if (!s.in[p]) continue;
     in.in_valid[p] = true;
     in.in_vc[p] = static_cast<std::uint8_t>(s.in[p]->vc());
@@ -73,14 +73,16 @@ bool Lockstep::apply(const Stimulus& s) {
   }
 
   // The clock edge: arrivals and credits take effect for cycle c + 1.
-  for (int p = 0; p < kPorts; ++p) {
+  for (int p = 0; p < inputs(); ++p) {
     if (!s.in[p]) continue;
     const int vc = s.in[p]->vc();
-    if (model_->buffered(port_at(p), vc) >= depth(vc))
+    if (buffered(p, vc) >= depth(vc))
       ok = fail(std::string("stimulus error: flit into full input ") + port_label(p) + " VC " +
                 std::to_string(vc));
-    else
+    else if (p < kPorts)
       model_->receive(port_at(p), *s.in[p], cycle_ + 1);
+    else
+      model_->receive_injected(p - kPorts + 1, *s.in[p], cycle_ + 1);
   }
   for (int p = 0; p < kPorts; ++p)
     for (int v = 0; v < kRtlVcs; ++v)
@@ -96,17 +98,23 @@ bool Lockstep::apply(const Stimulus& s) {
   return ok;
 }
 
+std::size_t Lockstep::buffered(int i, int vc) const {
+  return i < kPorts ? model_->buffered(port_at(i), vc) : model_->buffered_injected(i - kPorts + 1, vc);
+}
+
 // MESHSYNC_LOCKSTEP_TRACE=1: every cycle's stimulus and outputs on stderr.
 void Lockstep::trace(const Stimulus& s, const RtlInputs& in) const {
   const auto c = static_cast<unsigned long long>(cycle_);
   const ModelCycle& m = model_cycle_;
-  for (int p = 0; p < kPorts; ++p) {
+  for (int p = 0; p < inputs(); ++p)
     if (s.in[p])
-      std::fprintf(stderr, "%llu in  %-5s vc %d %s\n", c, port_label(p), s.in[p]->vc(),
+      std::fprintf(stderr, "%llu in  %-8s vc %d %s\n", c, port_label(p), s.in[p]->vc(),
                    describe_flit(in.in_flit[p]).c_str());
-    if (m.out[p])
-      std::fprintf(stderr, "%llu out %-5s vc %d %s\n", c, port_label(p), m.out[p]->vc(),
-                   describe_flit(encode_flit(*m.out[p], mesh_)).c_str());
+  for (int o = 0; o < kRtlOutputs; ++o)
+    if (m.out[o])
+      std::fprintf(stderr, "%llu out %-8s vc %d %s\n", c, output_label(o), m.out[o]->vc(),
+                   describe_flit(encode_flit(*m.out[o], mesh_)).c_str());
+  for (int p = 0; p < kPorts; ++p) {
     for (int v = 0; v < kRtlVcs; ++v) {
       if (s.credit[p][v]) std::fprintf(stderr, "%llu credit in %s vc %d\n", c, port_label(p), v);
       if (m.credit[p][v]) std::fprintf(stderr, "%llu credit out %s vc %d\n", c, port_label(p), v);

@@ -12,9 +12,10 @@
 // stimulus to the RTL, evaluates and compares cycle c, applies the software register
 // command and the arrivals to the model as they take effect at the clock edge (receive
 // with arrival c + 1, return_credit usable in c + 1), and clocks the RTL. The bench never
-// calls inject(): the NI's injection channel is the Local input, fed through receive(),
-// so the model's source queue stays empty and idle() means "no flit in any input FIFO
-// and no message in any outbox", exactly idle_o.
+// calls inject(): the NI's injection channels are inputs (Local, and an all-port router's
+// inputs 5-7), fed through receive()/receive_injected(), so the model's source queues
+// stay empty and idle() means "no flit in any input FIFO and no message in any outbox",
+// exactly idle_o.
 #pragma once
 
 #include <array>
@@ -37,7 +38,7 @@ struct RegCommand {
 };
 
 struct Stimulus {
-  std::array<std::optional<Flit>, kPorts> in;       // arriving in the next cycle
+  std::array<std::optional<Flit>, kRtlInputs> in;  // arriving in the next cycle (inputs 5-7: all-port)
   std::array<std::array<bool, kRtlVcs>, kPorts> credit{};  // usable in the next cycle
   RegCommand reg;
 };
@@ -56,6 +57,10 @@ class Lockstep {
   std::uint32_t depth(int vc) const {
     return cfg_.router.depth(vc);
   }
+  // Inputs of the router (5, or 8 with an all-port NI).
+  int inputs() const { return params().inputs(); }
+  // Flits buffered at input `i` (the RTL numbering), VC `vc`, in the model.
+  std::size_t buffered(int i, int vc) const;
 
   // The model's cycle. Call exactly once before each apply().
   const ModelCycle& step_model();

@@ -20,7 +20,8 @@ std::string BenchStats::summary() const {
     << " credits compared, " << idle_cycles << " idle cycles; " << worms << " worms, "
     << multicast_worms << " multidestination worms (" << absorbed << " absorbed here, "
     << forced_first_hops << " with a forced first hop), "
-    << sync_messages << " sync messages; "
+    << sync_messages << " sync messages; " << channel_flits_in << " flits in on injection channels 1-3, "
+    << channel_flits_out << " out on ejection outputs; "
     << programs_ok << " programs ok, " << programs_failed << " failed, " << frees
     << " frees (" << early_frees << " early, " << aborts << " mid-epoch); " << epochs
     << " epochs in hardware";
@@ -142,10 +143,11 @@ class Bench {
 
   // ---- what the router did in cycle c --------------------------------------------------
   void observe(const ModelCycle& mo, std::uint64_t c) {
-    for (int o = 0; o < kPorts; ++o) {
+    for (int o = 0; o < kRtlOutputs; ++o) {
       if (!mo.out[o]) continue;
       const Flit& f = *mo.out[o];
-      if (o != 0) {
+      if (o >= kPorts) ++stats_.channel_flits_out;
+      if (o != 0 && o < kPorts) {  // a link: the downstream buffer frees the slot later
         std::uint64_t due = c + 1 + static_cast<std::uint64_t>(opt_.link_delay) + uniform(0, 2);
         due = std::max(due, stall_until_[o]);
         down_[o][f.vc()].insert(due);
@@ -186,13 +188,15 @@ class Bench {
   }
 
   // ---- traffic not played by groups ---------------------------------------------------
+  // An all-port NI's injection channels 1-3 (inputs 5-7) carry worms only.
   void generate_traffic(std::uint64_t) {
-    for (int p = 0; p < kPorts; ++p) {
+    for (int p = 0; p < ls_.inputs(); ++p) {
       if (q_[p][0].size() < 4 && chance(opt_.worm_rate)) queue_worm(p);
       if (q_[p][kSnakeVc].size() < 4 && chance(opt_.mcast_rate)) queue_multicast(p);
-      if (chance(opt_.sync_rate)) queue_other_sync(p);
+      if (p < kPorts && chance(opt_.sync_rate)) queue_other_sync(p);
     }
   }
+  static bool injection(int p) { return p == 0 || p >= kPorts; }
 
   void queue_worm(int p) {
     int len;
@@ -218,7 +222,7 @@ class Bench {
   }
 
   // Half of the snake worms carry a forced first hop (MP), a step towards their first
-  // destination: the router honours it only on the Local input and only when that
+  // destination: the router honours it only on an injection input and only when that
   // destination is not this router, so the other inputs check that it is ignored.
   Port forced_first_hop(WormBase base, NodeId first_dest) {
     if (base == WormBase::XY || !chance(0.5)) return Port::Local;
@@ -267,7 +271,7 @@ class Bench {
     }
     const auto data = static_cast<std::uint16_t>(uniform(1, 12));
     const Port first = forced_first_hop(base, dests[0]);
-    if (first != Port::Local && p == 0 && dests[0] != ls_.self()) ++stats_.forced_first_hops;
+    if (first != Port::Local && injection(p) && dests[0] != ls_.self()) ++stats_.forced_first_hops;
     ++worm_id_;
     for (Flit f : make_multicast_worm(worm_id_, 0, dests, base, first, data, 0)) {
       if (!f.addr) f.payload = static_cast<std::uint32_t>(rng_.bits());
@@ -519,21 +523,21 @@ class Bench {
         ++it;
       }
     }
-    for (int p = 0; p < kPorts; ++p) {
+    for (int p = 0; p < ls_.inputs(); ++p) {
       if (!chance(opt_.load)) continue;
       int cand[kRtlVcs];
       int n = 0;
       for (int v = 0; v < kRtlVcs; ++v) {
         if (q_[p][v].empty()) continue;
-        const bool room = p == 0 ? ls_.model().buffered(Port::Local, v) < ls_.depth(v)
-                                 : up_credit_[p][v] > 0;
+        const bool room = injection(p) ? ls_.buffered(p, v) < ls_.depth(v) : up_credit_[p][v] > 0;
         if (room) cand[n++] = v;
       }
       if (n == 0) continue;
       const int v = cand[uniform(0, static_cast<std::uint64_t>(n - 1))];
       s.in[p] = q_[p][v].front();
       q_[p][v].pop_front();
-      if (p != 0) --up_credit_[p][v];
+      if (!injection(p)) --up_credit_[p][v];
+      if (p >= kPorts) ++stats_.channel_flits_in;
     }
   }
 
@@ -547,7 +551,7 @@ class Bench {
   BenchOptions opt_;
   Random rng_;
   BenchStats stats_;
-  std::deque<Flit> q_[kPorts][kRtlVcs];
+  std::deque<Flit> q_[kRtlInputs][kRtlVcs];
   int up_credit_[kPorts][kRtlVcs]{};
   std::vector<UpCredit> up_pending_;
   std::multiset<std::uint64_t> down_[kPorts][kRtlVcs];

@@ -6,6 +6,7 @@
 //     their R bit;
 //   - downstream: every flit on a non-Local output is freed after a delay (sometimes a long
 //     stall) and its credit returned, one credit per (port, VC) and cycle;
+//   - all-port routers: worms and multidestination worms on injection channels 1-3 too;
 //   - traffic: worms of 1 to 24 flits to any node; multidestination worms (XY, Hu, Hl) of
 //     1 to 4 addresses and 1 to 12 data flits, absorbed here or passing through, half of
 //     the snake ones with a forced first hop (honoured on Local only), with
@@ -50,6 +51,8 @@ struct BenchStats {
   std::uint64_t absorbed = 0;      // multidestination worms with this router among their destinations
   std::uint64_t forced_first_hops = 0;  // injected on Local with a forced first hop to honour
   std::uint64_t sync_messages = 0;
+  std::uint64_t channel_flits_in = 0;   // all-port: flits in on injection channels 1-3
+  std::uint64_t channel_flits_out = 0;  // all-port: flits out on the ejection outputs 5-8
   std::uint64_t programs_ok = 0;
   std::uint64_t programs_failed = 0;
   std::uint64_t frees = 0;

@@ -106,3 +106,18 @@ TEST_CASE("lockstep: the checker finds broken absorb-and-forward of multidestina
     WARN("mutant " << mutant << " found after " << r.stats.cycles << " cycles: " << r.mismatch);
   }
 }
+
+TEST_CASE("lockstep: all-port NI (injection channels 1-3, an ejection output per link)",
+          "[lockstep][multicast]") {
+  BenchOptions opt;
+  opt.cycles = 100000;
+  opt.seed = 17;
+  opt.mcast_rate = 0.04;
+  opt.load = 0.8;
+  const BenchResult r = run("allport", opt);
+  CHECK(r.stats.channel_flits_in > 10000);
+  CHECK(r.stats.channel_flits_out > 10000);
+  CHECK(r.stats.absorbed > 500);
+  CHECK(r.stats.forced_first_hops > 100);
+  CHECK(r.stats.epochs > 50);
+}

@@ -1,7 +1,8 @@
 // Multidestination worms of every algorithm's plan, as router tests send them: all steps
 // of a plan at once (the routers are under test, not the software's timing), one
-// multicast of 5 random destinations every 100..400 cycles until `cycles`. Each worm is
-// registered with the mesh's scoreboard. Call from a SystemC thread of `m`.
+// multicast of 5 random destinations every 100..400 cycles until `cycles`. A step's worms
+// spread over the NI's injection channels, as the NI sends them. Each worm is registered
+// with the mesh's scoreboard. Call from a SystemC thread of `m`.
 #pragma once
 
 #include <algorithm>
@@ -30,12 +31,14 @@ inline std::uint64_t send_multicast_worms(Machine& m, std::uint64_t cycles, std:
       if (d != src && std::find(dests.begin(), dests.end(), d) == dests.end()) dests.push_back(d);
     }
     const MulticastPlan plan = plan_multicast(kAllMulticastAlgorithms[r.below(4)], mesh, src, dests);
+    const auto channels = static_cast<std::size_t>(sys.config().router.ni_ports);
     for (const MulticastStep& step : plan.steps)
-      for (const Worm& w : step.worms) {
+      for (std::size_t k = 0; k < step.worms.size(); ++k) {
+        const Worm& w = step.worms[k];
         const std::uint64_t id = sys.core().new_packet_id(), at = sys.now_cycle() + 1;
         const auto flits = make_multicast_worm(id, step.sender, w.dests, w.base(), w.first_hop, 6, at);
         sys.scoreboard().expect_multicast(id, step.sender, w.dests, static_cast<std::uint16_t>(flits.size()), at);
-        for (const Flit& f : flits) sys.inject(step.sender, f, at);
+        for (const Flit& f : flits) sys.inject(step.sender, f, at, static_cast<int>(k % channels));
         ++worms;
       }
   }

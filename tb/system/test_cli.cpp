@@ -588,18 +588,17 @@ TEST_CASE("cli: multicast refuses bad rates, load settings and RTL runs with one
   expect_error_naming(with({"--ni", "two-port"}), "--ni");
   expect_error_naming(with({"--flits", "0"}), "--flits");
   expect_error_naming(with({"--batches", "0"}), "--batches");
-  // The RTL router has one injection channel (docs/multicast.md, "RTL routers").
-  expect_error_naming(with({"--rtl", "all"}), "the RTL router is one-port");
-  expect_error_naming(with({"--lockstep", "0,0", "--ni", "all-port"}), "the RTL router is one-port");
   expect_error_naming(with({"--lockstep", "0,0", "--ni", "one-port", "--load", "uniform"}), "--load does not run");
   expect_error_naming(with({"--rtl", "all", "--ni", "one-port", "--trace", "w.fst"}), "give one --algo");
 }
 
 #ifdef MESHSYNC_BIN_HAS_RTL
 TEST_CASE("cli: multicast with RTL routers in lockstep gives the model's arrival cycles", "[cli][rtl][multicast]") {
-  // One-port NIs and the default RTL build's router (trn 5, trm 30).
+  // The RTL builds' routers (trn 5, trm 30): default (one-port NI) and allport.
+  const std::string ni = GENERATE(as<std::string>{}, "one-port", "all-port");
+  INFO("--ni " << ni);
   const std::vector<std::string> base = {"multicast", "--mesh", "4x4", "--src", "1,2", "--dests",
-                                         "3,3;0,0;2,0;0,3;3,1;1,0", "--ni", "one-port", "--trn", "5",
+                                         "3,3;0,0;2,0;0,3;3,1;1,0", "--ni", ni, "--trn", "5",
                                          "--trm", "30", "--flits", "6", "--json"};
   const auto arrivals = [](const json& j) {
     std::vector<json> v;
