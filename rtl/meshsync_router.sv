@@ -123,7 +123,7 @@ module meshsync_router #(
   // The output that takes input i's flits for the NI: Local, or in an all-port router a
   // link input's own ejection output.
   function automatic int unsigned eject_of(int unsigned i);
-    return (NiPorts > 1 && i >= 1 && i < NumPorts) ? NumPorts + i - 1 : 0;
+    eject_of = (NiPorts > 1 && i >= 1 && i < NumPorts) ? NumPorts + i - 1 : 0;
   endfunction
 
   // ---------------------------------------------------------------------------------------
@@ -454,7 +454,7 @@ module meshsync_router #(
   // wins it whenever it asks.
   // A grant to the emitter (requester NumIn), not to an input.
   function automatic logic by_emitter(logic [IdxW-1:0] idx);
-    return (NumRegs > 0) && (idx == IdxW'(NumIn));
+    by_emitter = (NumRegs > 0) && (idx == IdxW'(NumIn));
   endfunction
 
   logic [NumOut-1:0] gnt_valid, gnt_keep, gnt_used;
