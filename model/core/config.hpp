@@ -42,9 +42,15 @@ struct RouterParams {
   // channels, and every input link ejects on a channel of its own, so an absorbing
   // multidestination worm never waits for another one at the NI (docs/deadlock.md).
   std::uint32_t ni_ports = 1;
+  // The tree worm VC (docs/tree-multicast.md). A tree worm moves on only into a buffer
+  // that has room for all of it (virtual cut-through), so this is also the longest tree
+  // worm: 66 flits hold a head, a fragment index and a 256-byte fragment.
+  std::uint32_t tree_buffer_depth = 66;
 
   // Depth of VC `vc`'s input buffer (and the credits of that VC on a link).
-  std::uint32_t depth(int vc) const { return is_worm_vc(vc) ? buffer_depth : sync_buffer_depth; }
+  std::uint32_t depth(int vc) const {
+    return vc == kTreeVc ? tree_buffer_depth : is_worm_vc(vc) ? buffer_depth : sync_buffer_depth;
+  }
 };
 
 struct NetworkConfig {
@@ -72,6 +78,8 @@ inline void NetworkConfig::validate() const {
   if (timing.trm < 1) fail("trm must be at least 1 cycle");
   if (router.buffer_depth < 1) fail("buffer depth must be at least 1 flit");
   if (router.sync_buffer_depth < 1) fail("sync buffer depth must be at least 1 flit");
+  if (router.tree_buffer_depth < 2) fail("tree buffer depth must be at least 2 flits (a head and a word)");
+  if (router.tree_buffer_depth > 65535) fail("tree buffer depth must be at most 65535 flits");
   if (router.barrier_registers > 256) fail("at most 256 barrier registers (8-bit GID space)");
   if (router.max_children < 4) fail("max-children must be at least 4 (a BTM member has up to 4)");
   if (router.max_children > 64) fail("max-children must be at most 64");

@@ -13,15 +13,18 @@ namespace meshsync {
 // the CS tree needs them to program nonmember routers on its paths.
 enum class SyncType : std::uint8_t { Arrive = 0, Release = 1, Setup = 2, Teardown = 3 };
 
-// Four virtual networks share every physical link (docs/deadlock.md): XY worms (ordinary
-// messages and CP's multicast worms), XY sync messages, YX sync messages, and the
-// multicast worms routed in the snake subnetworks Hu and Hl. Each is acyclic on its own.
-inline constexpr int kVcs = 4;
+// Five virtual networks share every physical link (docs/deadlock.md): XY worms (ordinary
+// messages and CP's multicast worms), XY sync messages, YX sync messages, the multicast
+// worms routed in the snake subnetworks Hu and Hl, and tree worms (a data multicast
+// along a barrier register's tree, docs/tree-multicast.md). The first four are acyclic
+// on their own; tree worms never wait for a VC another worm holds (they drop instead).
+inline constexpr int kVcs = 5;
 inline constexpr int kWormVc = 0;
 inline constexpr int kSnakeVc = 3;
+inline constexpr int kTreeVc = 4;
 // Worms are several flits long and hold an output's VC from head to tail; sync messages
 // are single flits.
-constexpr bool is_worm_vc(int vc) { return vc == kWormVc || vc == kSnakeVc; }
+constexpr bool is_worm_vc(int vc) { return vc == kWormVc || vc == kSnakeVc || vc == kTreeVc; }
 
 // Base routing of a worm between its destinations: XY (ordinary messages, CP), or the
 // high/low snake subnetwork (DP, MP, QG; model/core/snake.hpp).
@@ -57,9 +60,14 @@ struct Flit {
   // A worm head's forced first hop (MP's quadrant port; Local: none). Only the router the
   // worm is injected into honours it; later routers follow the base routing.
   Port first = Port::Local;
+  // A tree worm (every flit): the head is addressed to a member router of group `gid`
+  // along route `route`; there the barrier register's children get copies, each head
+  // readdressed to its child, and the NI gets one (docs/tree-multicast.md).
+  bool tree = false;
 
   int vc() const {
     if (sync) return 1 + static_cast<int>(route);
+    if (tree) return kTreeVc;
     return base == WormBase::XY ? kWormVc : kSnakeVc;
   }
 };

@@ -55,6 +55,7 @@ struct DeadlockError : std::runtime_error {
 struct LinkCounters {
   std::uint64_t sync_hops = 0;  // links crossed by sync messages
   std::uint64_t worm_flit_hops = 0;
+  std::uint64_t tree_copies_dropped = 0;  // tree worm copies a router could not send on
 };
 
 class NetworkCore : private RouterLinks {
@@ -153,6 +154,7 @@ class NetworkCore : private RouterLinks {
   // RouterLinks: the links between neighbours and to the network interfaces.
   void flit_out(NodeId from, int port, const Flit& f, std::uint64_t cycle) override;
   void credit_out(NodeId from, int port, int vc, std::uint64_t cycle) override;
+  void tree_copy_dropped(NodeId, int, std::uint64_t, std::uint64_t) override { ++counters_.tree_copies_dropped; }
   NodeId neighbor(NodeId n, int port) const { return neighbors_[n][static_cast<std::size_t>(port)]; }
   ExternalRouter* ext(NodeId n) const { return ext_.empty() ? nullptr : ext_[n]; }
   void schedule_external(NodeId n, std::uint64_t cycle);

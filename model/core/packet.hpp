@@ -27,6 +27,12 @@ std::vector<Flit> make_multicast_worm(std::uint64_t packet, NodeId src,
                                       std::uint16_t data, std::uint64_t created,
                                       const std::vector<std::uint32_t>& words = {});
 
+// A tree worm (docs/tree-multicast.md): `length` flits addressed to `member` (the root of
+// group `gid`'s tree, which replicates it down the tree), words in the bodies.
+std::vector<Flit> make_tree_worm(std::uint64_t packet, NodeId src, NodeId member, std::uint8_t gid,
+                                 std::uint16_t length, std::uint64_t created,
+                                 const std::vector<std::uint32_t>& words = {});
+
 // Every ordinary flit delivered exactly once, in order, at the right node, with the
 // payload it was sent with. A multicast worm's copy at its j-th destination (0-based)
 // starts at flit j: the routers before it stripped the addresses they were.
@@ -51,6 +57,9 @@ class Scoreboard {
     // packets, which carry no words: no allocation there either.
     std::uint16_t first_word = 1;
     std::vector<std::uint32_t> words;
+    // A tree worm: any destination may miss its copy (a router dropped it), so the packet
+    // never counts as in flight; a copy that does arrive must be whole and correct.
+    bool lossy = false;
     std::uint32_t payload(std::uint16_t seq) const {
       return seq >= first_word && seq - first_word < static_cast<int>(words.size()) ? words[seq - first_word] : 0;
     }
@@ -62,15 +71,19 @@ class Scoreboard {
   void expect_multicast(std::uint64_t packet, NodeId src, const std::vector<NodeId>& dests,
                         std::uint16_t length, std::uint64_t created,
                         const std::vector<std::uint32_t>& words = {});
+  // A tree worm for the nodes `dests` (each may receive one copy, or none).
+  void expect_tree(std::uint64_t packet, NodeId src, const std::vector<NodeId>& dests,
+                   std::uint16_t length, std::uint64_t created, const std::vector<std::uint32_t>& words = {});
   // Returns true when this flit completes its packet (at every destination). `cycle`
   // (its delivery) only goes into error messages.
   bool deliver(NodeId node, const Flit& f, std::uint64_t cycle = 0);
   bool knows(std::uint64_t packet) const { return open_.count(packet) != 0; }
-  std::size_t in_flight() const { return open_.size(); }
+  std::size_t in_flight() const { return open_.size() - lossy_open_; }
   std::uint64_t delivered_packets() const { return done_; }
   std::uint64_t delivered_flits() const { return flits_; }
   // Flits due at destinations so far: a multicast copy counts the flits that reach its
-  // destination (the worm without the addresses stripped before it).
+  // destination (the worm without the addresses stripped before it); a tree worm's copy
+  // counts once it arrives.
   std::uint64_t expected_flits() const { return expected_flits_; }
   const std::vector<std::string>& errors() const { return errors_; }
 
@@ -81,6 +94,7 @@ class Scoreboard {
   std::uint64_t done_ = 0;
   std::uint64_t flits_ = 0;
   std::uint64_t expected_flits_ = 0;
+  std::size_t lossy_open_ = 0;
   std::vector<std::string> errors_;
 };
 

@@ -85,20 +85,20 @@ void RouterCore::inject(const Flit& f, std::uint64_t cycle, int channel) {
 std::uint64_t RouterCore::receive_at(int i, const Flit& f, std::uint64_t arrival) {
   Buffered b;
   b.flit = f;
-  if (f.sync) {
+  if (f.sync || (f.tree && f.head)) {
     // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
     // upstream router calls us earlier, when it sends: registers may still change in
     // between. The owner runs us in `arrival`, where step() classifies the flit (an
     // injected one right after the injection).
     b.out = kUnrouted;
     b.ready = arrival;
-    unrouted_ |= 1u << queue_bit(i, f.vc());
+    unrouted_ |= queue_mask(i, f.vc());
   } else {
     classify(b, i, arrival);  // worms need no lookup
     if (f.mcast) classify_worm(b, i);
   }
   in_[i][f.vc()].push(b);
-  nonempty_ |= 1u << queue_bit(i, f.vc());
+  nonempty_ |= queue_mask(i, f.vc());
   return b.ready;
 }
 
@@ -140,7 +140,16 @@ void RouterCore::classify_worm(Buffered& b, int i) {
 void RouterCore::classify(Buffered& b, int input, std::uint64_t arrival) const {
   const Flit& f = b.flit;
   std::uint32_t delay = timing_.trn;
-  if (f.sync) {
+  if (f.tree) {
+    // Its outputs are claimed when the head is at the front (claim_tree_outputs). A head
+    // addressed here is processed like a sync message: CAM lookup, t_rm.
+    b.out = kTree;
+    if (f.head && f.dest == id_) {
+      delay = timing_.trm;
+      const int r = regs_.lookup(f.gid);
+      b.reg = static_cast<std::int8_t>(r >= 0 && regs_.at(r).member() ? r : -1);
+    }
+  } else if (f.sync) {
     const int r = regs_.lookup(f.gid);
     if (f.dest == id_) {
       // Every sync message addressed to this router goes through the CAM (t_rm).
@@ -167,11 +176,67 @@ void RouterCore::classify(Buffered& b, int input, std::uint64_t arrival) const {
   b.ready = arrival + delay - 1;
 }
 
+void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
+  // A tree head claims, once it is ready at the front of its FIFO, the tree VC of every
+  // output it needs, with room for the whole worm behind it (virtual cut-through); an
+  // output whose tree VC another input holds, or whose buffer cannot take the worm now,
+  // loses its copy. A tree flit then never waits for anything but the crossbar, which
+  // keeps tree worms out of every dependency cycle (docs/tree-multicast.md). Inputs claim
+  // in index order, so two heads wanting one output in the same cycle cannot each take
+  // part of the other's set.
+  for (int i = 0; i < inputs(); ++i) {
+    if (!(nonempty_ & queue_mask(i, kTreeVc))) continue;
+    TreeIn& t = tree_in(i);
+    if (t.claimed) continue;
+    const Buffered& b = in_[i][kTreeVc].front();
+    if (b.out != kTree || !b.flit.head || b.ready > c) continue;
+    const Flit& f = b.flit;
+    t = TreeIn{};
+    t.claimed = true;
+    unsigned want = 0;
+    if (f.dest != id_) {
+      want = 1u << index(route_of(f));
+    } else {
+      want = 1u << eject_output(i);
+      const BarrierRegister* reg = b.reg >= 0 ? &regs_.at(b.reg) : nullptr;
+      if (reg && reg->member() && reg->gid() == f.gid)
+        for (const ChildLink& ch : reg->setup().children) {
+          const int p = index(next_port(coord_, coords_[ch.node], ch.route));
+          want |= 1u << p;
+          t.to_child = static_cast<std::uint16_t>(t.to_child | (1u << p));
+          t.child[static_cast<std::size_t>(p)] = ch.node;
+          t.child_route[static_cast<std::size_t>(p)] = ch.route;
+        }
+    }
+    for (unsigned m = want; m; m &= m - 1) {
+      const int o = __builtin_ctz(m);
+      std::int8_t& owner = worm_owner_[static_cast<std::size_t>(o)][worm_slot(kTreeVc)];
+      const bool room = o == index(Port::Local) || o >= kPorts || credits_[o][kTreeVc] >= f.length;
+      if (owner < 0 && room) {
+        owner = static_cast<std::int8_t>(i);
+        t.outputs = static_cast<std::uint16_t>(t.outputs | (1u << o));
+      } else {
+        links.tree_copy_dropped(id_, o, f.packet, c);
+      }
+    }
+  }
+}
+
+Flit RouterCore::tree_copy(int i, int o, const Flit& f) const {
+  const TreeIn& t = tree_in(i);
+  Flit g = f;
+  if ((t.to_child >> o) & 1u) {
+    g.dest = t.child[static_cast<std::size_t>(o)];
+    g.route = t.child_route[static_cast<std::size_t>(o)];
+  }
+  return g;
+}
+
 void RouterCore::classify_arrivals(std::uint64_t c) {
   if (unrouted_ == 0) return;
   // Every arrival of this cycle is looked up in the registers as they are at its start.
-  for (unsigned m = unrouted_; m; m &= m - 1) {
-    const int bit = __builtin_ctz(m);
+  for (std::uint64_t m = unrouted_; m; m &= m - 1) {
+    const int bit = __builtin_ctzll(m);
     auto& q = in_[bit / kVcs][bit % kVcs];
     bool left = false;
     for (std::size_t k = 0; k < q.size(); ++k) {
@@ -183,7 +248,7 @@ void RouterCore::classify_arrivals(std::uint64_t c) {
       }
       classify(b, bit / kVcs, b.ready);
     }
-    if (!left) unrouted_ &= ~(1u << bit);
+    if (!left) unrouted_ &= ~(std::uint64_t{1} << bit);
   }
 }
 
@@ -257,7 +322,7 @@ void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& 
 void RouterCore::pop_input(int i, int v, std::uint64_t c, RouterLinks& links) {
   auto& q = in_[i][v];
   q.pop();
-  if (q.empty()) nonempty_ &= ~(1u << queue_bit(i, v));
+  if (q.empty()) nonempty_ &= ~queue_mask(i, v);
   in_rr_[i] = static_cast<std::uint8_t>((v + 1) % kVcs);
   if (injection_input(i)) links.injection_pop(id_, i == 0 ? 0 : i - kPorts + 1, v, c);
   else links.credit_out(id_, i, v, c);
@@ -312,6 +377,8 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
   std::array<std::int8_t, kMaxInputs> want_vc{};
   std::array<std::uint16_t, kMaxOutputs> asked{};  // per output: inputs requesting it
   unsigned consume = 0;                             // inputs offering to the barrier unit
+  unsigned dropping = 0;                            // inputs discarding a dropped tree worm's flit
+  claim_tree_outputs(c, links);
   for (int i = 0; i < inputs; ++i) {
     want_vc[i] = kNone;
     if (((nonempty_ >> queue_bit(i, 0)) & ((1u << kVcs) - 1)) == 0) continue;
@@ -322,6 +389,16 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
       const Buffered& b = q.front();
       if (b.out == kConsume || b.cs_update) {
         consume |= 1u << i;
+      } else if (b.out == kTree) {
+        // A tree flit asks for every output its head claimed, or, dropped, for none.
+        const TreeIn& t = tree_in(i);
+        if (b.ready > c || !t.claimed) continue;
+        bool credit = true;
+        for (unsigned m = t.outputs; m; m &= m - 1) credit = credit && has_credit(__builtin_ctz(m), v);
+        if (!credit) continue;
+        if (t.outputs == 0) dropping |= 1u << i;
+        for (unsigned m = t.outputs; m; m &= m - 1)
+          asked[__builtin_ctz(m)] = static_cast<std::uint16_t>(asked[__builtin_ctz(m)] | (1u << i));
       } else {
         if (b.ready > c || !has_credit(b.out, v)) continue;
         if (!may_use(b.out, v, b.flit.head || b.promote, i)) continue;
@@ -377,13 +454,26 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
   const auto is_link = [](int o) { return o != index(Port::Local) && o < kPorts; };
   std::array<int, kMaxOutputs> winner{};
   winner.fill(-1);
+  // Every output requester i asks for: one, or two (absorb and forward), or a tree
+  // flit's claimed set.
+  const auto outputs_of = [&](int i) -> unsigned {
+    const Buffered& b = front(i);
+    if (b.out == kTree) return tree_in(i).outputs;
+    return (1u << b.out) | (b.copy >= 0 ? 1u << b.copy : 0u);
+  };
+  constexpr unsigned kLinks = ((1u << kPorts) - 1) & ~1u;
+  const auto won_all = [&](int i, unsigned outs) {
+    for (unsigned m = outs; m; m &= m - 1)
+      if (winner[__builtin_ctz(m)] != i) return false;
+    return true;
+  };
   const auto arbitrate = [&](int o) {
     unsigned req = asked[o];
     if (o < kPorts && offer[o] != -1) req |= 1u << emitter;
     if (!is_link(o))
       for (unsigned m = asked[o]; m; m &= m - 1) {
         const int i = __builtin_ctz(m);
-        if (front(i).copy == o && winner[front(i).out] != i) req &= ~(1u << i);
+        if (!won_all(i, outputs_of(i) & kLinks)) req &= ~(1u << i);
       }
     winner[o] = req ? first_from(req, out_rr_[o]) : -1;
   };
@@ -391,10 +481,12 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     if (is_link(o)) arbitrate(o);
   for (int o = 0; o < outputs_; ++o)
     if (!is_link(o)) arbitrate(o);
+  std::array<int, kMaxOutputs> granted = winner;
   for (int o = 0; o < outputs_; ++o) {
     const int w = winner[o];
-    if (w >= 0 && w != emitter && front(w).copy >= 0 && winner[front(w).copy] != w) winner[o] = -1;
+    if (w >= 0 && w != emitter && !won_all(w, outputs_of(w))) granted[o] = -1;
   }
+  winner = granted;
   std::vector<std::size_t> sent;  // emitter messages granted this cycle
   for (int o = 0; o < outputs_; ++o) {
     const int w = winner[o];
@@ -402,11 +494,15 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     if (w < emitter) {
       const int v = want_vc[w];
       const Buffered& b = front(w);
-      Flit f = b.flit;
-      const bool last = b.copy < 0 || o == std::max<int>(b.out, b.copy);
+      const unsigned outs = outputs_of(w);
+      Flit f = b.out == kTree ? tree_copy(w, o, b.flit) : b.flit;
+      const bool last = o == 31 - __builtin_clz(outs);
       if (b.promote && o == b.out) f.head = true;
       if (is_worm_vc(v)) worm_owner_[o][worm_slot(v)] = f.tail ? -1 : static_cast<std::int8_t>(w);
-      if (last) pop_input(w, v, c, links);
+      if (last) {
+        if (f.tail && b.out == kTree) tree_in(w) = TreeIn{};
+        pop_input(w, v, c, links);
+      }
       send(o, f, c, links);
     } else if (offer[o] == -2) {
       send(o, emitter_.local_flit, c, links);
@@ -416,6 +512,13 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
       send(o, emitter_.children[sent.back()].first, c, links);
     }
     out_rr_[o] = static_cast<std::uint16_t>((w + 1) % (inputs + 1));
+    moved = true;
+  }
+  // A dropped tree worm leaves its input one flit a cycle, through no output.
+  for (unsigned m = dropping; m; m &= m - 1) {
+    const int i = __builtin_ctz(m);
+    if (front(i).flit.tail) tree_in(i) = TreeIn{};
+    pop_input(i, want_vc[i], c, links);
     moved = true;
   }
   if (emitting) {
@@ -435,8 +538,8 @@ std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
   if (pending_ > 0)
     for (const Batch& b : batches_)
       if (b.pending) next = std::min(next, std::max(c + 1, b.due));
-  for (unsigned m = nonempty_; m; m &= m - 1) {
-    const int bit = __builtin_ctz(m);
+  for (std::uint64_t m = nonempty_; m; m &= m - 1) {
+    const int bit = __builtin_ctzll(m);
     const Buffered& head = in_[bit / kVcs][bit % kVcs].front();
     // The barrier unit takes its messages from their arrival on, not when they are ready.
     const std::uint64_t r = head.out == kConsume || head.cs_update ? c : head.ready;
@@ -462,18 +565,18 @@ bool RouterCore::idle() const {
 
 bool RouterCore::holds_sync() const {
   // Bits input*kVcs+vc of nonempty_ for the sync VCs.
-  constexpr unsigned kSyncVcs = [] {
-    unsigned m = 0;
+  constexpr std::uint64_t kSyncVcs = [] {
+    std::uint64_t m = 0;
     for (int i = 0; i < kMaxInputs; ++i)
       for (int v = 0; v < kVcs; ++v)
-        if (!is_worm_vc(v)) m |= 1u << queue_bit(i, v);
+        if (!is_worm_vc(v)) m |= queue_mask(i, v);
     return m;
   }();
   return (nonempty_ & kSyncVcs) != 0 || pending_ > 0 || source_.holds_sync();
 }
 
 void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& mesh) const {
-  static const char* vc_name[kVcs] = {"worm", "sync-XY", "sync-YX", "snake-worm"};
+  static const char* vc_name[kVcs] = {"worm", "sync-XY", "sync-YX", "snake-worm", "tree-worm"};
   const auto input_name = [](int i) {
     return i < kPorts ? std::string(port_name(port_at(i)))
                       : "injection channel " + std::to_string(i - kPorts + 1);

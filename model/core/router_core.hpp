@@ -46,6 +46,10 @@ class RouterLinks {
   // A flit popped from injection channel `channel`'s input, VC `vc`, in `cycle` (the
   // RTL's inj_pop_o; the mesh's NI needs nothing back: it injects on room alone).
   virtual void injection_pop(NodeId /*from*/, int /*channel*/, int /*vc*/, std::uint64_t /*cycle*/) {}
+  // A copy of tree worm `packet` that will not leave by `output` in `cycle`: the output's
+  // tree VC was held by another worm (docs/tree-multicast.md).
+  virtual void tree_copy_dropped(NodeId /*from*/, int /*output*/, std::uint64_t /*packet*/,
+                                 std::uint64_t /*cycle*/) {}
 };
 
 class RouterCore {
@@ -113,6 +117,8 @@ class RouterCore {
  private:
   static constexpr std::int8_t kConsume = -1;  // the barrier unit takes the flit
   static constexpr std::int8_t kUnrouted = -2;  // a sync flit before its CAM lookup
+  // A tree worm's flit: its outputs are the input's TreeIn, set when its head claims them.
+  static constexpr std::int8_t kTree = -3;
   struct Buffered {
     Flit flit;
     std::uint64_t ready = 0;  // first cycle it may leave the buffer (kUnrouted: arrival)
@@ -125,6 +131,9 @@ class RouterCore {
     // A CS setup/teardown passing through: the barrier unit opens/closes its transit
     // entry before the message may leave.
     bool cs_update = false;
+    // A tree worm's head addressed here: the member register of its group, found in the
+    // arrival cycle (-1: none, the NI alone gets the worm).
+    std::int8_t reg = -1;
   };
   struct CreditReturn {
     std::uint64_t cycle = 0;
@@ -162,7 +171,17 @@ class RouterCore {
     bool copy = false;          // absorbed here as well
     bool promote_next = false;  // the next flit is the forwarded worm's head
   };
-  static constexpr int worm_slot(int vc) { return vc == kWormVc ? 0 : 1; }
+  static constexpr int worm_slot(int vc) { return vc == kWormVc ? 0 : vc == kSnakeVc ? 1 : 2; }
+  static constexpr int kWormSlots = 3;
+  // Per input, the tree worm now passing (docs/tree-multicast.md): the outputs its head
+  // claimed and, for the copies to the register's children, their readdressed heads.
+  struct TreeIn {
+    bool claimed = false;          // the head has claimed its outputs
+    std::uint16_t outputs = 0;     // bit per output; none left: the worm is dropped here
+    std::uint16_t to_child = 0;    // outputs whose copy is readdressed to a child
+    std::array<NodeId, kPorts> child{};
+    std::array<Route, kPorts> child_route{};
+  };
 
   std::uint64_t receive_at(int input, const Flit& f, std::uint64_t arrival);
   Port route_of(const Flit& f) const;
@@ -176,6 +195,10 @@ class RouterCore {
   static constexpr bool injection_input(int input) { return input == 0 || input >= kPorts; }
   // Outputs of a multidestination worm's flits arriving on `input` (absorb, forward).
   void classify_worm(Buffered& b, int input);
+  // Tree heads at the front of their FIFO, ready, claim their outputs (input order).
+  void claim_tree_outputs(std::uint64_t cycle, RouterLinks& links);
+  // The flit a tree worm's flit from `input` puts on output `o` (readdressed to a child).
+  Flit tree_copy(int input, int o, const Flit& f) const;
   // Route and router delay of a flit arriving in `arrival`, from the registers as they
   // are at the start of that cycle.
   void classify(Buffered& b, int input, std::uint64_t arrival) const;
@@ -189,6 +212,7 @@ class RouterCore {
   void send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links);
   void update_cs_path(const Flit& f);
   static constexpr int queue_bit(int port, int vc) { return port * kVcs + vc; }
+  static constexpr std::uint64_t queue_mask(int port, int vc) { return std::uint64_t{1} << queue_bit(port, vc); }
   void pop_input(int port, int vc, std::uint64_t cycle, RouterLinks& links);
   bool has_credit(int out, int vc) const {
     return out == index(Port::Local) || out >= kPorts || credits_[out][vc] > 0;
@@ -221,9 +245,16 @@ class RouterCore {
   int outputs_;
   std::vector<std::array<FlitFifo<Buffered>, kVcs>> in_;  // per input
   std::array<std::array<std::uint32_t, kVcs>, kPorts> credits_{};
-  // Input holding each output's worm VCs (kWormVc, kSnakeVc), or -1.
-  std::array<std::array<std::int8_t, 2>, kMaxOutputs> worm_owner_{};
-  std::array<std::array<WormIn, 2>, kMaxInputs> worm_in_{};
+  // Input holding each output's worm VCs (kWormVc, kSnakeVc, kTreeVc), or -1.
+  std::array<std::array<std::int8_t, kWormSlots>, kMaxOutputs> worm_owner_{};
+  std::array<std::array<WormIn, 2>, kMaxInputs> worm_in_{};  // VCs 0 and 3
+  // Allocated with the first tree worm: most routers never see one (wafer-scale barriers).
+  std::unique_ptr<std::array<TreeIn, kMaxInputs>> tree_in_;
+  TreeIn& tree_in(int i) {
+    if (!tree_in_) tree_in_ = std::make_unique<std::array<TreeIn, kMaxInputs>>();
+    return (*tree_in_)[static_cast<std::size_t>(i)];
+  }
+  const TreeIn& tree_in(int i) const { return const_cast<RouterCore*>(this)->tree_in(i); }
   std::array<std::uint8_t, kMaxInputs> in_rr_{};    // next VC to favour, per input
   std::array<std::uint16_t, kMaxOutputs> out_rr_{};  // next requester to favour, per output
   // Credits in flight back to us: never more than the downstream buffers hold.
@@ -235,8 +266,8 @@ class RouterCore {
   std::uint32_t pending_ = 0;                 // batches pending, plus 1 while the emitter sends
   Emitter emitter_;
   std::uint8_t unit_rr_ = 0;                  // next input the barrier unit favours
-  std::uint32_t nonempty_ = 0;                // bit input*kVcs+vc: that input VC holds flits
-  std::uint32_t unrouted_ = 0;                // same bits: that input VC holds kUnrouted flits
+  std::uint64_t nonempty_ = 0;                // bit input*kVcs+vc: that input VC holds flits
+  std::uint64_t unrouted_ = 0;                // same bits: that input VC holds kUnrouted flits
 };
 
 }  // namespace meshsync

@@ -55,6 +55,14 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   // and wake the clock.
   void inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel = 0);
   Scoreboard& scoreboard() { return board_; }
+  // Extra loss of tree multicast copies at the NIs (docs/tree-multicast.md): each copy
+  // that finds a receive posted is dropped with probability p, drawn per NI from `seed`.
+  void set_datagram_loss(double p, std::uint64_t seed) {
+    loss_ = p;
+    loss_seed_ = seed;
+  }
+  double datagram_loss() const { return loss_; }
+  std::uint64_t datagram_loss_seed() const { return loss_seed_; }
   // Software changed node's router state in this cycle (a register write, acting at its
   // end): waveforms show it from the next cycle.
   void touch(NodeId node);
@@ -84,6 +92,8 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   void on_eject(NodeId node, const Flit& f, std::uint64_t cycle) override;
 
   NetworkCore core_;
+  double loss_ = 0;
+  std::uint64_t loss_seed_ = 1;
   std::vector<std::unique_ptr<NetworkInterface>> nis_;  // null until first used
   std::size_t nis_allocated_ = 0;
   Scoreboard board_;

@@ -77,6 +77,13 @@ void NetworkInterface::start(tlm::tlm_generic_payload& trans, Done done) {
       break;
     case NiCommand::FreeBarrier: do_free(*reinterpret_cast<NiGroup*>(data), std::move(done)); break;
     case NiCommand::Barrier: do_barrier(*reinterpret_cast<NiGroup*>(data), std::move(done)); break;
+    case NiCommand::TreeMulticast:
+      do_tree_multicast(*reinterpret_cast<NiTreeMulticast*>(data), std::move(done));
+      break;
+    case NiCommand::ListenGroup:
+      do_listen(*reinterpret_cast<NiListen*>(data));
+      done();
+      break;
     case NiCommand::CsPathSetup:
       do_cs_path(*reinterpret_cast<NiCsPath*>(data), SyncType::Setup, std::move(done));
       break;
@@ -123,6 +130,63 @@ void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
   system_.at(start, std::move(done));
 }
 
+void NetworkInterface::do_tree_multicast(NiTreeMulticast& cmd, Done done) {
+  const std::uint64_t now = system_.now_cycle();
+  const std::uint64_t start = now + system_.config().timing.ts;
+  const auto length = static_cast<std::uint16_t>(1 + cmd.data_flits);
+  if (cmd.words.size() > cmd.data_flits || length > system_.config().router.tree_buffer_depth)
+    throw std::logic_error("tree multicast: more words than data flits, or a worm longer than the tree buffer");
+  cmd.packet = system_.core().new_packet_id();
+  system_.scoreboard().expect_tree(cmd.packet, node_, cmd.members, length, now, cmd.words);
+  for (const Flit& f : make_tree_worm(cmd.packet, node_, cmd.member, cmd.gid, length, now, cmd.words))
+    inject(f, start);
+  system_.at(start, std::move(done));
+}
+
+void NetworkInterface::do_listen(const NiListen& cmd) {
+  if (cmd.open) {
+    listening_.insert(cmd.gid);
+    return;
+  }
+  listening_.erase(cmd.gid);
+  if (!mail_) return;
+  // Withdrawn buffers: copies not yet taken are dropped, and receives still waiting for
+  // one end empty (NiReceive::tree unset).
+  Mailbox& m = *mail_;
+  m.inbox.erase(std::remove_if(m.inbox.begin(), m.inbox.end(),
+                               [&](const NiReceive& r) { return r.tree == cmd.gid; }),
+                m.inbox.end());
+  std::vector<Done> withdrawn;
+  for (auto w = m.waiting.begin(); w != m.waiting.end();) {
+    if (w->cmd->match.kind == NiMatch::Kind::Tree && w->cmd->match.gid == cmd.gid) {
+      w->cmd->tree.reset();
+      w->cmd->words.clear();
+      withdrawn.push_back(std::move(w->done));
+      w = m.waiting.erase(w);
+    } else {
+      ++w;
+    }
+  }
+  for (Done& d : withdrawn) d();
+}
+
+bool NetworkInterface::keep_datagram(std::uint8_t gid) {
+  if (!listening_.count(gid)) {
+    ++datagrams_.unposted;
+    return false;
+  }
+  const double p = system_.datagram_loss();
+  if (p > 0) {
+    if (!loss_rng_) loss_rng_.emplace(system_.datagram_loss_seed() * 0x9E3779B97F4A7C15ull + node_);
+    if (loss_rng_->bernoulli(p)) {
+      ++datagrams_.lost;
+      return false;
+    }
+  }
+  ++datagrams_.kept;
+  return true;
+}
+
 NetworkInterface::Mailbox& NetworkInterface::mailbox() {
   if (!mail_) mail_ = std::make_unique<Mailbox>();
   return *mail_;
@@ -142,7 +206,7 @@ void NetworkInterface::try_receive() {
   std::uint64_t later = kNever;  // the next cycle a matched message becomes due
   for (auto msg = m.inbox.begin(); msg != m.inbox.end(); ++msg) {
     const auto w = std::find_if(m.waiting.begin(), m.waiting.end(), [&](const Mailbox::Waiting& x) {
-      return x.cmd->match.accepts(msg->src, msg->multicast);
+      return x.cmd->match.accepts(msg->src, msg->multicast, msg->tree);
     });
     if (w == m.waiting.end()) continue;
     if (msg->cycle > now) {
@@ -275,8 +339,13 @@ void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
     // information, not the message.
     if (f.mcast ? !f.addr : !f.head) a.words.push_back(f.payload);
     if (f.tail) {
-      mb.inbox.push_back(NiReceive{{}, a.src, std::move(a.words), cycle, f.packet, f.mcast});
+      NiReceive got{{}, a.src, std::move(a.words), cycle, f.packet, f.mcast, {}};
       mb.assembling.erase(f.packet);
+      if (f.tree) {
+        if (!keep_datagram(f.gid)) return;
+        got.tree = f.gid;
+      }
+      mb.inbox.push_back(std::move(got));
       if (!mb.waiting.empty()) system_.at(cycle, [this] { try_receive(); });
     }
     return;

@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <vector>
@@ -24,6 +25,7 @@
 #include <tlm>
 
 #include "../core/barrier_register.hpp"
+#include "../core/random.hpp"
 #include "ni_protocol.hpp"
 
 namespace meshsync {
@@ -47,6 +49,12 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   // Whether software is waiting here for something (for end-of-run checks).
   std::string waiting_for() const;
   std::size_t software_groups() const { return soft_.size(); }
+  // Tree multicast copies that reached this NI: kept (a receive was posted for the group),
+  // dropped for want of one, dropped by the configured extra loss.
+  struct DatagramCounts {
+    std::uint64_t kept = 0, unposted = 0, lost = 0;
+  };
+  const DatagramCounts& datagrams() const { return datagrams_; }
   // Releases of `gid` that reached this node with no barrier call left to take them (a
   // release delivered twice would free the member's next barrier early).
   std::size_t unclaimed_releases(std::uint8_t gid) const {
@@ -69,6 +77,10 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   void respond(tlm::tlm_generic_payload& trans);
   void do_send(NiSend& cmd, Done done);
   void do_multicast(NiMulticast& cmd, Done done);
+  void do_tree_multicast(NiTreeMulticast& cmd, Done done);
+  void do_listen(const NiListen& cmd);
+  // A tree copy's tail is here: keep it (true), or drop it (no receive posted, or lost).
+  bool keep_datagram(std::uint8_t gid);
   void do_receive(NiReceive& cmd, Done done);
   void do_program(NiProgram& cmd, Done done);
   void do_free(NiGroup& cmd, Done done);
@@ -114,6 +126,9 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   bool finished_at_once_ = false;                  // ... and its command already done
   std::map<std::uint8_t, BarrierRegister> soft_;  // registers kept in node memory
   std::set<std::uint8_t> hardware_roots_;         // groups whose root register is ours
+  std::set<std::uint8_t> listening_;              // groups with receives posted (NiListen)
+  DatagramCounts datagrams_;
+  std::optional<Random> loss_rng_;                // the extra loss's draws, made on first use
   std::map<std::uint8_t, GroupWait> waits_;
   std::unique_ptr<Mailbox> mail_;
   int barrier_waiting_ = -1;

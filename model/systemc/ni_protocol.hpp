@@ -21,6 +21,8 @@ enum class NiCommand : std::uint64_t {
   Barrier = 0x30,         // NiGroup: arrive, block until released
   CsPathSetup = 0x40,     // NiCsPath: program the routers on the path to the parent
   CsPathTeardown = 0x48,  // NiCsPath: release them
+  TreeMulticast = 0x50,   // NiTreeMulticast: one data message down a group's barrier tree
+  ListenGroup = 0x58,     // NiListen: post (or withdraw) receive buffers for a group's datagrams
 };
 
 struct NiSend {
@@ -46,15 +48,41 @@ struct NiMulticast {
   std::vector<std::uint64_t> packets;  // out: each worm's packet id, in worm order
 };
 
+// A tree multicast (docs/tree-multicast.md): one worm of `data_flits` body flits to
+// `member`, the root of group `gid`'s barrier tree, whose routers copy it down the tree;
+// one start-up. Like a datagram it may reach any member or none: a router drops a copy
+// whose output another tree worm holds, and an NI drops it when its software has posted
+// no receive for the group (NiListen).
+struct NiTreeMulticast {
+  std::uint8_t gid = 0;
+  NodeId member = 0;
+  std::uint16_t data_flits = 0;
+  std::vector<std::uint32_t> words;
+  std::vector<NodeId> members;  // model only: the nodes the scoreboard lets receive a copy
+  std::uint64_t packet = 0;     // out: the worm's packet id
+};
+
+// Receive buffers for group `gid`'s tree multicasts: from `open` on, copies delivered to
+// this NI go to the inbox; before it (and after closing) they are dropped, as an
+// unreliable datagram with no posted receive is (Hoefler et al.'s loss). Takes no time.
+struct NiListen {
+  std::uint8_t gid = 0;
+  bool open = true;
+};
+
 // Which delivered messages a receive takes, as MPI matches a receive's source: software
 // that shares a node (a multicast's copies, a broadcast's packets from its parent) each
 // take their own, and a message no receive matches waits in the NI until one does.
 struct NiMatch {
-  enum class Kind : std::uint8_t { Any, Message, Multicast };
-  Kind kind = Kind::Any;          // Message: point to point only; Multicast: copies only
+  // Message: point to point only; Multicast: multidestination worm copies only; Tree:
+  // tree multicast copies of group `gid` only (Any takes no tree copy).
+  enum class Kind : std::uint8_t { Any, Message, Multicast, Tree };
+  Kind kind = Kind::Any;
   std::optional<NodeId> from;     // only messages from this node
-  bool accepts(NodeId src, bool multicast) const {
+  std::uint8_t gid = 0;           // Tree: the group
+  bool accepts(NodeId src, bool multicast, std::optional<std::uint8_t> tree_gid) const {
     if (from && *from != src) return false;
+    if (tree_gid || kind == Kind::Tree) return kind == Kind::Tree && tree_gid && *tree_gid == gid;
     return kind == Kind::Any || (kind == Kind::Multicast) == multicast;
   }
 };
@@ -66,6 +94,7 @@ struct NiReceive {
   std::uint64_t cycle = 0;  // delivery of the tail flit
   std::uint64_t packet = 0;    // the worm's packet id
   bool multicast = false;      // a copy of a multidestination worm
+  std::optional<std::uint8_t> tree;  // a tree multicast copy: its group
 };
 
 struct NiProgram {

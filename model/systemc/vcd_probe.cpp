@@ -28,11 +28,12 @@ VcdProbe::VcdProbe(NetworkCore& net, const std::string& path) : net_(net) {
       const std::string o = r + std::string(port_signal_name(p)) + "_out.";
       sc_core::sc_trace(file_, pt.valid, o + "valid");
       sc_core::sc_trace(file_, pt.type, o + "type", 4);
-      sc_core::sc_trace(file_, pt.vc, o + "vc", 2);
+      sc_core::sc_trace(file_, pt.vc, o + "vc", 3);
       sc_core::sc_trace(file_, pt.dest_x, o + "dest_x", coord_bits);
       sc_core::sc_trace(file_, pt.dest_y, o + "dest_y", coord_bits);
       sc_core::sc_trace(file_, pt.gid, o + "gid", 8);
-      static const char* vc_names[kVcs] = {"credits_worm", "credits_sync_xy", "credits_sync_yx"};
+      static const char* vc_names[kVcs] = {"credits_worm", "credits_sync_xy", "credits_sync_yx",
+                                            "credits_snake_worm", "credits_tree_worm"};
       for (int v = 0; v < kVcs; ++v) sc_core::sc_trace(file_, pt.credits[v], o + vc_names[v], 16);
     }
     for (std::size_t i = 0; i < rt.regs.size(); ++i) {

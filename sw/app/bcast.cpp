@@ -14,6 +14,7 @@
 #include "../collective/adaptive_broadcast.hpp"
 #include "../collective/member_spec.hpp"
 #include "../runtime/broadcast_run.hpp"
+#include "../runtime/two_stage_run.hpp"
 #include "commands.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
@@ -92,6 +93,17 @@ json row_json(const BcastRow& row, bool per_rank, const MeshShape& mesh) {
          {"median_cycles", row.median}, {"max_deviation_from_median", row.max_deviation},
          {"messages", r.messages}, {"hops", r.hops}, {"slow_link", row.slowed}};
   if (row.tree_cost) j["tree_cost_cycles"] = *row.tree_cost;
+  const TwoStageStats& t = r.two_stage;
+  if (t.fallback) j["two_stage"] = json{{"fallback", "binomial"}};
+  if (t.ran) {
+    int worst = 0;
+    for (int k : t.penalty_rounds) worst = std::max(worst, k);
+    j["two_stage"] = json{{"fragments", t.fragments}, {"sync_rank", t.sync_rank ? json(*t.sync_rank) : json(nullptr)},
+                          {"multicasts", t.multicasts}, {"reliable_sends", t.reliable_sends},
+                          {"copies_kept", t.copies_kept}, {"copies_unposted", t.copies_unposted},
+                          {"copies_lost", t.copies_lost}, {"copies_dropped_in_routers", t.copies_dropped},
+                          {"max_penalty_rounds", worst}};
+  }
   if (row.adapt)
     j["adapt"] = json{{"raised_edges", row.adapt->raised}, {"searches", row.adapt->searches},
                       {"swaps", row.adapt->swaps}, {"steps", row.adapt->steps},
@@ -103,19 +115,27 @@ json row_json(const BcastRow& row, bool per_rank, const MeshShape& mesh) {
       ranks.push_back(json{{"node", mesh.coord(t.node)}, {"parent", row.parent[k] ? json(*row.parent[k]) : json(nullptr)},
                            {"entered", t.entered}, {"received", t.received}, {"forwarded", t.forwarded},
                            {"completion", t.completion()}});
+      if (r.two_stage.ran) ranks.back()["penalty_rounds"] = r.two_stage.penalty_rounds[k];
     }
     j["ranks"] = ranks;
   }
   return j;
 }
 
-void check_options(const BcastOptions& o, std::size_t P) {
+void check_options(const BcastOptions& o, std::size_t P, std::uint32_t tree_depth) {
   check_distinct(o.algorithms, broadcast_algorithm_name, "algorithm");
-  for (BroadcastAlgorithm a : o.algorithms)
-    if (a == BroadcastAlgorithm::TwoStage)
-      throw ConfigError("--algo twostage (the two-stage hardware multicast broadcast, issue 9 part 3) is not built yet");
-  if (o.loss != 0)
-    throw ConfigError("--loss is the multicast's loss rate of the two-stage broadcast, which is not built yet: give 0");
+  const bool two_stage =
+      std::find(o.algorithms.begin(), o.algorithms.end(), BroadcastAlgorithm::TwoStage) != o.algorithms.end();
+  if (o.loss != 0 && !two_stage) throw ConfigError("--loss is the two-stage broadcast's multicast loss: add --algo twostage");
+  // A fragment's tree worm: a head, the fragment index, its words; it must fit a tree
+  // buffer (virtual cut-through, docs/tree-multicast.md).
+  const std::int64_t fragment_flits = 2 + (std::min(o.mtu, std::max<std::int64_t>(o.bytes, 0)) + 3) / 4;
+  if (two_stage && fragment_flits > static_cast<std::int64_t>(tree_depth))
+    throw ConfigError(fmt::format("--mtu {}: a two-stage fragment of {} bytes is a {}-flit tree worm, longer than "
+                                  "--tree-buffer-depth {}",
+                                  o.mtu, std::min(o.mtu, o.bytes), fragment_flits, tree_depth));
+  if (two_stage && !o.slow_link.empty())
+    throw ConfigError("--slow-link is for the adaptive tree: leave it out with --algo twostage");
   if (o.root < 0 || static_cast<std::size_t>(o.root) >= P)
     throw ConfigError(fmt::format("--root {}: the communicator has ranks 0..{}", o.root, P - 1));
   // A worm's length is 16 bits: at most 65534 body flits behind the head.
@@ -137,7 +157,7 @@ int run_bcast(const BcastOptions& o) {
   const std::vector<NodeId> nodes = parse_members(o.comm, mesh, o.seed);
   std::optional<SlowLink> slow;
   if (!o.slow_link.empty()) slow = parse_slow_link(o.slow_link, mesh);
-  check_options(o, nodes.size());
+  check_options(o, nodes.size(), cfg.router.tree_buffer_depth);
   const auto root = static_cast<Rank>(o.root);
   const adaptive::Swapping swapping = parse_swapping(o.swapping);
 
@@ -158,6 +178,11 @@ int run_bcast(const BcastOptions& o) {
   const std::uint64_t jitter = cfg.timing.tp + cfg.timing.trn;
 
   Machine& machine = *new Machine(cfg);  // never destroyed (commands.cpp says why)
+  machine.mesh().set_datagram_loss(o.loss, o.seed);
+  TwoStageOptions two_stage;
+  two_stage.stage0 = o.stage0 == "none" ? Stage0::None : o.stage0 == "delay" ? Stage0::Delay : Stage0::Sync;
+  two_stage.root_delay = static_cast<std::uint64_t>(o.root_delay);
+  two_stage.seed = o.seed;
   if (slow) {  // refused here, with one line, rather than inside the simulation
     machine.mesh().core().set_link_delay(slow->node, slow->port, slow->cycles);
     machine.mesh().core().set_link_delay(slow->node, slow->port, 0);
@@ -174,6 +199,19 @@ int run_bcast(const BcastOptions& o) {
       for (std::int64_t run = 1; run <= o.repeat; ++run) {
         if (slow && run == o.slow_at) core.set_link_delay(slow->node, slow->port, slow->cycles);
         if (adaptive) tree = adaptive->tree();
+        if (o.algorithms[a] == BroadcastAlgorithm::TwoStage) {
+          two_stage.call = static_cast<std::uint64_t>(run - 1);
+          BcastRow row = summarize(run_two_stage_broadcast(machine, nodes, root, msg, data, entries(run), two_stage,
+                                                           static_cast<std::size_t>(o.threshold)),
+                                   root);
+          // Per rank, where its data comes from: the chain predecessor (or the binomial parent).
+          row.parent = tree.parent;
+          if (row.result.two_stage.ran)
+            for (Rank k = 0; k < nodes.size(); ++k)
+              row.parent[k] = k == root ? std::nullopt : std::optional<Rank>((k + nodes.size() - 1) % nodes.size());
+          rows[a].push_back(std::move(row));
+          continue;
+        }
         BcastRow row = summarize(run_broadcast(machine, nodes, tree, msg, data, entries(run)), root);
         row.slowed = slow && run >= o.slow_at;
         row.parent = tree.parent;
@@ -221,16 +259,24 @@ int run_bcast(const BcastOptions& o) {
              "ts={} tp={} trn={}\n",
              o.bytes, msg.packets(), o.mtu, nodes.size(), mesh.width, mesh.height, o.root,
              mesh.coord(nodes[root]).x, mesh.coord(nodes[root]).y, cfg.timing.ts, cfg.timing.tp, cfg.timing.trn);
-  fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>10} {:>6}\n", "algo", "run", "slow",
-             "latency [cyc]", "rank 1", "last rank", "median", "max dev", "messages", "hops", "tree cost", "swaps");
+  fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>10} {:>6} {:>8} {:>14}\n", "algo", "run",
+             "slow", "latency [cyc]", "rank 1", "last rank", "median", "max dev", "messages", "hops", "tree cost", "swaps",
+             "penalty", "mc kept/drop");
   for (std::size_t a = 0; a < o.algorithms.size(); ++a)
     for (std::size_t i = 0; i < rows[a].size(); ++i) {
       const BcastRow& row = rows[a][i];
-      fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>7.1f}% {:>9} {:>8} {:>10} {:>6}\n",
-                 broadcast_algorithm_name(o.algorithms[a]), i + 1, row.slowed ? "yes" : "no", row.result.latency(),
-                 row.rank1, row.last_rank, row.median, 100 * row.max_deviation, row.result.messages,
-                 row.result.hops, row.tree_cost ? fmt::format("{}", *row.tree_cost) : "-",
-                 row.adapt ? fmt::format("{}", row.adapt->swaps) : "-");
+      const TwoStageStats& ts = row.result.two_stage;
+      int worst = 0;
+      for (int k : ts.penalty_rounds) worst = std::max(worst, k);
+      const std::string algo = broadcast_algorithm_name(o.algorithms[a]) + (ts.fallback ? "*" : "");
+      fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>7.1f}% {:>9} {:>8} {:>10} {:>6} {:>8} {:>14}\n", algo,
+                 i + 1, row.slowed ? "yes" : "no", row.result.latency(), row.rank1, row.last_rank, row.median,
+                 100 * row.max_deviation, row.result.messages, row.result.hops,
+                 row.tree_cost ? fmt::format("{}", *row.tree_cost) : "-",
+                 row.adapt ? fmt::format("{}", row.adapt->swaps) : "-", ts.ran ? fmt::format("{}", worst) : "-",
+                 ts.ran ? fmt::format("{}/{}", ts.copies_kept,
+                                      ts.copies_unposted + ts.copies_lost + ts.copies_dropped)
+                        : "-");
       if (o.per_rank)
         for (Rank k = 0; k < row.result.ranks.size(); ++k) {
           const RankTiming& t = row.result.ranks[k];
@@ -239,6 +285,11 @@ int run_bcast(const BcastOptions& o) {
                      row.parent[k] ? fmt::format("{}", *row.parent[k]) : "-", t.entered, t.received, t.forwarded,
                      t.completion());
         }
+    }
+  for (const auto& algo_rows : rows)
+    if (!algo_rows.empty() && algo_rows.front().result.two_stage.fallback) {
+      fmt::print("* fewer than {} ranks (--threshold): TUNED's binomial broadcast ran\n", o.threshold);
+      break;
     }
   fmt::print("wall time {:.3f} s\n", wall);
   return 0;

@@ -79,6 +79,8 @@ void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts
   add_number(app, "--trm", c.timing.trm, "router delay at a member for a sync message, cycles",
              kPositive);
   add_number(app, "--buffer-depth", c.router.buffer_depth, "worm VC input buffer, flits", kPositive);
+  add_number(app, "--tree-buffer-depth", c.router.tree_buffer_depth,
+             "tree worm VC input buffer, flits: the longest tree multicast worm", kPositive);
   add_number(app, "--sync-buffer-depth", c.router.sync_buffer_depth,
              "each sync VC input buffer, flits", kPositive);
   // The bounds of the register file (8-bit GIDs) and of a register's child list.
@@ -220,13 +222,20 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
       ->capture_default_str();
   add_number(bcast, "--root", o.root, "the root rank", kNonNegative);
   static const auto algos = names_of<BroadcastAlgorithm>(kAllBroadcastAlgorithms, broadcast_algorithm_name);
-  add_names(bcast, "--algo", o.algorithms, algos, "binomial | adaptive | twostage (not built yet), or a list")
+  add_names(bcast, "--algo", o.algorithms, algos, "binomial | adaptive | twostage, or a list")
       ->delimiter(',')
       ->default_str("binomial");
   add_number(bcast, "--bytes", o.bytes, "message size, bytes (4 per body flit)", kNonNegative);
   add_number(bcast, "--mtu", o.mtu, "bytes per packet", kPositive);
   add_number(bcast, "--skew", o.skew, "ranks enter within this many cycles of each other (seeded)", kNonNegative);
-  bcast->add_option("--loss", o.loss, "multicast loss probability (two-stage only)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  bcast->add_option("--loss", o.loss, "two-stage: each multicast copy an NI would keep is lost with this probability")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  bcast->add_option("--stage0", o.stage0, "two-stage: before the multicast the root waits for none | delay | sync (one random rank)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "delay", "sync"}));
+  add_number(bcast, "--root-delay", o.root_delay, "two-stage, --stage0 delay: cycles the root waits", kNonNegative);
+  add_number(bcast, "--threshold", o.threshold, "two-stage: fewer ranks run TUNED's binomial tree instead", CLI::Range(2, 1 << 30));
   add_number(bcast, "--repeat", o.repeat, "broadcasts in a row (the adaptive tree learns between them)", CLI::Range(1, 100000));
   bcast->add_option("--slow-link", o.slow_link, "x,y:PORT:CYCLES: that link (PORT +X -X +Y -Y) gets this much slower ...");
   add_number(bcast, "--slow-at", o.slow_at, "... before this broadcast (1-based)", kPositive);

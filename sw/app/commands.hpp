@@ -135,7 +135,10 @@ struct BcastOptions {
   std::int64_t bytes = 2;  // Hoefler et al. measure 2-byte messages
   std::int64_t mtu = 256;  // bytes per packet
   std::int64_t skew = 0;   // ranks enter within [0, skew] cycles of each other (seeded)
-  double loss = 0;         // multicast loss: only the two-stage broadcast has one
+  double loss = 0;         // extra loss of the two-stage broadcast's multicast copies, per NI
+  std::string stage0 = "sync";     // two-stage: none | delay | sync (docs/broadcast.md)
+  std::int64_t root_delay = 0;     // two-stage, stage0 delay: cycles
+  std::int64_t threshold = 20;     // two-stage: fewer ranks run TUNED's binomial tree
   std::int64_t repeat = 1;
   std::string slow_link;   // "x,y:PORT:CYCLES": that link gets slower ...
   std::int64_t slow_at = 2;  // ... before this broadcast (1-based)

@@ -14,7 +14,7 @@ namespace meshsync {
 
 // The keys are the field names.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Timing, ts, tp, trn, trm)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RouterParams, buffer_depth, sync_buffer_depth, barrier_registers,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RouterParams, buffer_depth, sync_buffer_depth, tree_buffer_depth, barrier_registers,
                                    max_children)
 
 // Coordinates and mesh sizes are [x, y] and [W, H].

@@ -53,13 +53,16 @@ void BroadcastRun::check_buffers() {
     if (state_[r].buffer != data_) out_.wrong_buffers.push_back(r);
 }
 
-std::vector<std::uint32_t> BroadcastRun::words(std::size_t k) const {
-  const std::uint64_t first = static_cast<std::uint64_t>(k) * msg_.mtu;
-  std::vector<std::uint32_t> w((msg_.packet_bytes(k) + kBytesPerFlit - 1) / kBytesPerFlit, 0);
-  for (std::uint64_t i = 0; i < msg_.packet_bytes(k); ++i)
-    w[i / kBytesPerFlit] |= std::uint32_t{data_[first + i]} << (8 * (i % kBytesPerFlit));
+std::vector<std::uint32_t> packet_words(const BroadcastMessage& msg, const std::vector<std::uint8_t>& data,
+                                        std::size_t k) {
+  const std::uint64_t first = static_cast<std::uint64_t>(k) * msg.mtu;
+  std::vector<std::uint32_t> w((msg.packet_bytes(k) + kBytesPerFlit - 1) / kBytesPerFlit, 0);
+  for (std::uint64_t i = 0; i < msg.packet_bytes(k); ++i)
+    w[i / kBytesPerFlit] |= std::uint32_t{data[first + i]} << (8 * (i % kBytesPerFlit));
   return w;
 }
+
+std::vector<std::uint32_t> BroadcastRun::words(std::size_t k) const { return packet_words(msg_, data_, k); }
 
 void BroadcastRun::post_receive(Rank r) {
   // Only the parent's point-to-point packets: multicast copies and other software's

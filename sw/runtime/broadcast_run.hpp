@@ -39,6 +39,24 @@ struct RankTiming {
   std::uint64_t completion() const { return received > forwarded ? received : forwarded; }
 };
 
+// The message's packet k as body words, 4 bytes a word, little end first.
+std::vector<std::uint32_t> packet_words(const BroadcastMessage& msg, const std::vector<std::uint8_t>& data,
+                                        std::size_t k);
+
+// What only the two-stage broadcast has (NOTES-broadcast B1).
+struct TwoStageStats {
+  bool ran = false;       // stage 1 and 2 ran
+  bool fallback = false;  // fewer ranks than the threshold: TUNED's binomial tree ran
+  std::size_t fragments = 0;
+  std::optional<Rank> sync_rank;  // stage 0 "sync": the rank the root waited for
+  std::uint64_t multicasts = 0;      // stage 1: tree multicasts the root sent (F)
+  std::uint64_t reliable_sends = 0;  // stage 2: chain messages, (P-1) F
+  // Stage 1 copies: taken by a rank, dropped at an NI with no receive posted (the rank
+  // had not entered, or had finished), dropped by the extra loss, dropped in a router.
+  std::uint64_t copies_kept = 0, copies_unposted = 0, copies_lost = 0, copies_dropped = 0;
+  std::vector<int> penalty_rounds;  // by rank: the most over the fragments (B1's k_r)
+};
+
 struct BroadcastResult {
   std::uint64_t start_cycle = 0;
   std::vector<RankTiming> ranks;
@@ -48,6 +66,7 @@ struct BroadcastResult {
   std::uint64_t hops = 0;      // links the packets crossed
   // Ranks whose bytes differ from the root's after the broadcast (none, unless broken).
   std::vector<Rank> wrong_buffers;
+  TwoStageStats two_stage;
   std::uint64_t latency() const;  // the last rank's completion
 };
 

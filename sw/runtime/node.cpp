@@ -131,6 +131,14 @@ void Node::multicast(NiMulticast step, std::function<void(NiMulticast&)> done) {
   start(NiCommand::Multicast, std::move(step), std::move(done));
 }
 
+void Node::tree_multicast(NiTreeMulticast cmd, std::function<void(NiTreeMulticast&)> done) {
+  start(NiCommand::TreeMulticast, std::move(cmd), std::move(done));
+}
+
+void Node::listen(std::uint8_t gid, bool open, std::function<void()> done) {
+  start(NiCommand::ListenGroup, NiListen{gid, open}, [done = std::move(done)](NiListen&) { done(); });
+}
+
 void Node::receive(std::function<void(NiReceive&)> done, NiMatch match) {
   NiReceive cmd;
   cmd.match = match;

@@ -54,6 +54,11 @@ class Node : private tlm::tlm_bw_transport_if<> {
   // One message-passing step of a path-based multicast (one start-up for all its worms);
   // `done` gets the command with the worms' packet ids once the start-up has passed.
   void multicast(NiMulticast step, std::function<void(NiMulticast&)> done);
+  // A tree multicast down group gid's barrier tree (docs/tree-multicast.md); `done` once
+  // the start-up has passed. listen() posts (open) or withdraws receive buffers for the
+  // group's copies: without them the NI drops a copy.
+  void tree_multicast(NiTreeMulticast cmd, std::function<void(NiTreeMulticast&)> done);
+  void listen(std::uint8_t gid, bool open, std::function<void()> done);
 
  private:
   void transport(NiCommand cmd, void* data);

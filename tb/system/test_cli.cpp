@@ -314,13 +314,13 @@ TEST_CASE("cli: barrier --json on a complete 4x4 BTM meets the analytic latency"
 TEST_CASE("cli: barrier timing options reach the simulation", "[cli][json]") {
   const json j = run_json({"barrier", "--mesh", "6x5", "--members", "1,1;4,3", "--scheme", "cs",
                            "--ts", "7", "--tp", "1", "--trn", "1", "--trm", "3", "--buffer-depth", "20",
-                           "--sync-buffer-depth", "3", "--registers", "2", "--max-children", "5",
-                           "--deadlock-cycles", "5000", "--json"});
+                           "--sync-buffer-depth", "3", "--tree-buffer-depth", "30", "--registers", "2",
+                           "--max-children", "5", "--deadlock-cycles", "5000", "--json"});
   // Two members 5 hops apart, CS: 2*(ts + d*tp + (d+1)*trm).
   CHECK(j.at("latency_cycles") == 2 * (7 + 5 * 1 + 6 * 3));
   CHECK(j.at("analytic_cycles") == 2 * (7 + 5 * 1 + 6 * 3));
   CHECK(j.at("timing") == json{{"ts", 7}, {"tp", 1}, {"trn", 1}, {"trm", 3}});
-  CHECK(j.at("router") == json{{"buffer_depth", 20}, {"sync_buffer_depth", 3},
+  CHECK(j.at("router") == json{{"buffer_depth", 20}, {"sync_buffer_depth", 3}, {"tree_buffer_depth", 30},
                                {"barrier_registers", 2}, {"max_children", 5}});
   CHECK(j.at("deadlock_cycles") == 5000);
 }
@@ -832,8 +832,13 @@ TEST_CASE("cli: a sparse barrier on a 1024x1024 mesh runs in the model and match
 
 // broadcast (issue 9, parts 1-2) -------------------------------------------------------
 TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") {
-  expect_error_naming({"bcast", "--algo", "twostage"}, "not built yet");
-  expect_error_naming({"bcast", "--algo", "binomial,adaptive,twostage"}, "twostage");
+  expect_error_naming({"bcast", "--algo", "twostage", "--slow-link", "1,0:+X:100"}, "--slow-link");
+  expect_error_naming({"bcast", "--algo", "twostage", "--stage0", "wait"}, "--stage0");
+  expect_error_naming({"bcast", "--algo", "twostage", "--threshold", "1"}, "--threshold");
+  expect_error_naming({"bcast", "--algo", "twostage", "--root-delay", "-5"}, "--root-delay");
+  expect_error_naming({"bcast", "--algo", "twostage", "--rtl", "all"}, "--rtl");
+  expect_error_naming({"bcast", "--algo", "twostage", "--bytes", "1000", "--mtu", "512"}, "--tree-buffer-depth");
+  expect_error_naming({"bcast", "--tree-buffer-depth", "1"}, "tree buffer depth");
   expect_error_naming({"bcast", "--algo", "tree"}, "--algo");
   expect_error_naming({"bcast", "--algo", "binomial,binomial"}, "twice");
   expect_error_naming({"bcast", "--loss", "0.1"}, "--loss");
@@ -854,6 +859,32 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
                       "--slow-at");
   // A link delay the deadlock detector would mistake for a deadlock.
   expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:+X:60000", "--repeat", "2"}, "deadlock");
+}
+
+TEST_CASE("cli: bcast --algo twostage: (P-1)F reliable sends, penalty rounds, TUNED below the threshold",
+          "[cli][json][bcast]") {
+  const std::vector<std::string> args{"bcast", "--mesh", "8x8", "--comm", "random:30", "--root", "4", "--algo",
+                                      "binomial,twostage", "--bytes", "300", "--mtu", "64", "--skew", "3000",
+                                      "--loss", "0.25", "--seed", "3", "--json"};
+  const json j = run_json(args);
+  REQUIRE(j["algorithms"].size() == 2);
+  const json& run = j["algorithms"][1]["runs"][0];
+  INFO(run.dump());
+  const json& t = run["two_stage"];
+  CHECK(t["fragments"] == 5);
+  CHECK(t["multicasts"] == 5);
+  CHECK(t["reliable_sends"] == 29 * 5);
+  CHECK(run["messages"] == 29 * 5 + 1);  // and stage 0's arrival message
+  CHECK(t["sync_rank"] != 4);
+  CHECK(t["copies_lost"] > 0);
+  int worst = 0;
+  for (const json& r : run["ranks"]) worst = std::max(worst, r["penalty_rounds"].get<int>());
+  CHECK(t["max_penalty_rounds"] == worst);
+  CHECK(run_json(args)["algorithms"] == j["algorithms"]);  // deterministic
+  // Below the threshold: the binomial tree, said so.
+  const json small = run_json({"bcast", "--mesh", "8x8", "--comm", "random:30", "--algo", "twostage", "--threshold",
+                               "31", "--json"});
+  CHECK(small["algorithms"][0]["runs"][0]["two_stage"]["fallback"] == "binomial");
 }
 
 TEST_CASE("cli: bcast --json gives every rank's completion and is deterministic", "[cli][json][bcast]") {

@@ -73,7 +73,8 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   CHECK(j.at("mesh") == nlohmann::json::array({5, 3}));
   CHECK(j.at("timing") == nlohmann::json{{"ts", 7}, {"tp", 2}, {"trn", 3}, {"trm", 11}});
   CHECK(j.at("router") == nlohmann::json{{"buffer_depth", 9}, {"sync_buffer_depth", 2},
-                                         {"barrier_registers", 17}, {"max_children", 12}});
+                                         {"tree_buffer_depth", 66}, {"barrier_registers", 17},
+                                         {"max_children", 12}});
   CHECK(j.at("deadlock_cycles") == 4242);
   const auto back = nlohmann::json::parse(j.dump()).get<NetworkConfig>();
   CHECK(back.mesh.width == 5);

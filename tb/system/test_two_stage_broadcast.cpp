@@ -1,0 +1,152 @@
+// The two-stage broadcast on the whole machine (NOTES-broadcast B4): every rank ends with
+// the root's bytes under any loss (none, some, all), exactly (P-1)F reliable sends, penalty
+// rounds as B1 defines them, stage 1 at the tree worm's zero-load cycle, and TUNED below
+// the threshold.
+#include <catch2/catch.hpp>
+
+#include "model/core/random.hpp"
+#include "support/sim_helpers.hpp"
+#include "sw/collective/member_spec.hpp"
+#include "sw/runtime/two_stage_run.hpp"
+
+using namespace meshsync;
+using meshsync::test::make_config;
+using meshsync::test::run_driver;
+
+namespace {
+
+std::vector<std::uint8_t> bytes(std::size_t n, std::uint64_t seed) {
+  Random rng(seed);
+  std::vector<std::uint8_t> b(n);
+  for (auto& x : b) x = static_cast<std::uint8_t>(rng.below(256));
+  return b;
+}
+
+struct Run {
+  double loss = 0;
+  std::uint64_t skew = 0;
+  TwoStageOptions opt;
+};
+
+BroadcastResult two_stage(const NetworkConfig& cfg, const std::vector<NodeId>& nodes, Rank root,
+                          const BroadcastMessage& msg, const Run& run) {
+  Machine m(cfg);
+  m.mesh().set_datagram_loss(run.loss, 11);
+  std::vector<std::uint64_t> entry(nodes.size(), 0);
+  Random rng(run.skew + 1);
+  for (auto& e : entry) e = run.skew ? rng.below(run.skew + 1) : 0;
+  BroadcastResult r;
+  run_driver(m, [&] { r = run_two_stage_broadcast(m, nodes, root, msg, bytes(msg.bytes, 3), entry, run.opt); });
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("two-stage: every buffer equals the root's under any loss; (P-1)F reliable sends",
+          "[broadcast][two-stage][system]") {
+  const NetworkConfig cfg = make_config({8, 8});
+  const std::vector<NodeId> nodes = parse_members("random:24", cfg.mesh, 2);
+  const std::size_t P = nodes.size();
+  for (double loss : {0.0, 0.3, 1.0})
+    for (std::uint64_t skew : {0u, 4000u})
+      for (Stage0 s0 : {Stage0::None, Stage0::Delay, Stage0::Sync})
+        for (std::uint64_t size : {2u, 300u}) {
+          const BroadcastMessage msg{size, 64};  // 300 bytes: 5 fragments
+          Run run{loss, skew, {}};
+          run.opt.stage0 = s0;
+          run.opt.root_delay = 1500;
+          run.opt.seed = 9;
+          const Rank root = 7;
+          const BroadcastResult r = two_stage(cfg, nodes, root, msg, run);
+          INFO("loss " << loss << " skew " << skew << " stage0 " << static_cast<int>(s0) << " bytes " << size);
+          const TwoStageStats& t = r.two_stage;
+          REQUIRE(t.ran);
+          CHECK_FALSE(t.fallback);
+          CHECK(r.wrong_buffers.empty());
+          CHECK(t.fragments == msg.packets());
+          CHECK(t.multicasts == t.fragments);
+          CHECK(t.reliable_sends == (P - 1) * t.fragments);
+          CHECK(r.messages == t.reliable_sends + (s0 == Stage0::Sync ? 1 : 0));
+          CHECK(t.sync_rank.has_value() == (s0 == Stage0::Sync));
+          if (t.sync_rank) CHECK(*t.sync_rank != root);
+          // Every copy reached an NI or was dropped on the way; with loss 1 none was kept.
+          if (loss == 1.0) CHECK(t.copies_kept == 0);
+          if (loss == 1.0) CHECK(t.penalty_rounds[(root + P - 1) % P] == static_cast<int>(P - 1));
+          if (loss == 0.0 && skew == 0 && s0 != Stage0::None)
+            for (Rank k = 0; k < P; ++k) CHECK(t.penalty_rounds[k] == 0);
+          for (Rank k = 0; k < P; ++k) {
+            CHECK(r.ranks[k].received >= r.ranks[k].entered);
+            CHECK(r.ranks[k].completion() >= r.ranks[k].received);
+          }
+        }
+}
+
+TEST_CASE("two-stage: without loss every rank has the message at the tree worm's zero-load cycle",
+          "[broadcast][two-stage][system]") {
+  NetworkConfig cfg = make_config({8, 8});
+  const std::vector<NodeId> nodes = parse_members("random:30", cfg.mesh, 5);
+  const Rank root = 3;
+  const BroadcastMessage msg{10, 64};  // one fragment: head, index word, 3 data words
+  Run run;
+  run.opt.stage0 = Stage0::None;
+  const BroadcastResult r = two_stage(cfg, nodes, root, msg, run);
+  const BarrierTree tree = build_btm_tree(cfg.mesh, nodes);
+  const Timing& t = cfg.timing;
+  const std::uint64_t L = 1 + 1 + 3;
+  const int to_root = hops(cfg.mesh.coord(nodes[root]), cfg.mesh.coord(tree.root()));
+  for (Rank k = 0; k < nodes.size(); ++k) {
+    if (k == root) continue;
+    const TreeNode& m = tree.at(nodes[k]);
+    const auto D = static_cast<std::uint64_t>(to_root + m.path_hops);
+    const auto h = static_cast<std::uint64_t>(m.depth);
+    INFO("rank " << k);
+    CHECK(r.ranks[k].received == t.ts + D * t.tp + (D - h) * t.trn + (h + 1) * t.trm + L - 1);
+    CHECK(r.two_stage.penalty_rounds[k] == 0);
+  }
+  CHECK(r.two_stage.copies_kept == nodes.size() - 1);
+  CHECK(r.two_stage.copies_unposted == 1);  // the root's own copy: it posts no receive
+}
+
+TEST_CASE("two-stage: ranks that enter after their copy arrived lose it and wait penalty rounds",
+          "[broadcast][two-stage][system]") {
+  const NetworkConfig cfg = make_config({8, 8});
+  const std::vector<NodeId> nodes = parse_members("random:20", cfg.mesh, 8);
+  const std::size_t P = nodes.size();
+  Run run;
+  run.opt.stage0 = Stage0::None;
+  run.skew = 3000;  // about half the ranks enter after the multicast passed
+  const BroadcastResult r = two_stage(cfg, nodes, 0, BroadcastMessage{2, 64}, run);
+  CHECK(r.wrong_buffers.empty());
+  const BarrierTree tree = build_btm_tree(cfg.mesh, nodes);
+  const Timing& t = cfg.timing;
+  const int to_root = hops(cfg.mesh.coord(nodes[0]), cfg.mesh.coord(tree.root()));
+  const std::uint64_t root_entry = r.ranks[0].entered;
+  std::vector<bool> missed(P, false);
+  std::size_t late = 0;
+  for (Rank k = 1; k < P; ++k) {
+    const TreeNode& m = tree.at(nodes[k]);
+    const auto D = static_cast<std::uint64_t>(to_root + m.path_hops);
+    const auto h = static_cast<std::uint64_t>(m.depth);
+    // The copy's tail reaches the NI then (one fragment: head, index, one data word).
+    const std::uint64_t arrives = root_entry + t.ts + D * t.tp + (D - h) * t.trn + (h + 1) * t.trm + 2;
+    if (r.ranks[k].entered == arrives) continue;  // same cycle: either order is the contract's
+    missed[k] = r.ranks[k].entered > arrives;
+    late += missed[k];
+    INFO("rank " << k << " entered " << r.ranks[k].entered << ", its copy arrived " << arrives);
+    CHECK((r.two_stage.penalty_rounds[k] == 0) == !missed[k]);
+  }
+  CHECK(late > 0);
+  CHECK(late < P - 1);
+  CHECK(r.two_stage.penalty_rounds == penalty_rounds(missed));
+  CHECK(r.two_stage.copies_unposted == late + 1);  // and the root's own copy
+}
+
+TEST_CASE("two-stage: below the threshold TUNED's binomial tree runs", "[broadcast][two-stage][system]") {
+  const NetworkConfig cfg = make_config({8, 8});
+  const std::vector<NodeId> nodes = parse_members("random:19", cfg.mesh, 1);
+  const BroadcastResult r = two_stage(cfg, nodes, 0, BroadcastMessage{100, 64}, Run{});
+  CHECK(r.two_stage.fallback);
+  CHECK_FALSE(r.two_stage.ran);
+  CHECK(r.wrong_buffers.empty());
+  CHECK(r.messages == (nodes.size() - 1) * 2);
+}
