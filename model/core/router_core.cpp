@@ -14,6 +14,7 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
       mesh_(cfg.mesh),
       timing_(cfg.timing),
       max_children_(cfg.router.max_children),
+      tree_depth_(cfg.router.tree_buffer_depth),
       all_port_(cfg.router.ni_ports > 1),
       outputs_(all_port_ ? kMaxOutputs : kPorts),
       in_(all_port_ ? kMaxInputs : kPorts),
@@ -178,8 +179,8 @@ void RouterCore::classify(Buffered& b, int input, std::uint64_t arrival) const {
 
 void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
   // A tree head claims, once it is ready at the front of its FIFO, the tree VC of every
-  // output it needs, with room for the whole worm behind it (virtual cut-through); an
-  // output whose tree VC another input holds, or whose buffer cannot take the worm now,
+  // output it needs, with room for the whole worm behind it (virtual cut-through: an
+  // empty buffer); an output whose tree VC another input holds, or whose buffer is not,
   // loses its copy. A tree flit then never waits for anything but the crossbar, which
   // keeps tree worms out of every dependency cycle (docs/tree-multicast.md). Inputs claim
   // in index order, so two heads wanting one output in the same cycle cannot each take
@@ -211,7 +212,9 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
     for (unsigned m = want; m; m &= m - 1) {
       const int o = __builtin_ctz(m);
       std::int8_t& owner = worm_owner_[static_cast<std::size_t>(o)][worm_slot(kTreeVc)];
-      const bool room = o == index(Port::Local) || o >= kPorts || credits_[o][kTreeVc] >= f.length;
+      // Room for the whole worm: the buffer behind the output is empty (a tree worm is never
+      // longer than it, and the RTL's head has no length field to compare with).
+      const bool room = o == index(Port::Local) || o >= kPorts || credits_[o][kTreeVc] == tree_depth_;
       if (owner < 0 && room) {
         owner = static_cast<std::int8_t>(i);
         t.outputs = static_cast<std::uint16_t>(t.outputs | (1u << o));

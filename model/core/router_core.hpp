@@ -241,6 +241,7 @@ class RouterCore {
   MeshShape mesh_;
   Timing timing_;
   std::uint32_t max_children_;
+  std::uint32_t tree_depth_;  // the tree VC's buffer depth: its credits when the buffer is empty
   bool all_port_;
   int outputs_;
   std::vector<std::array<FlitFifo<Buffered>, kVcs>> in_;  // per input

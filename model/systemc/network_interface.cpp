@@ -177,7 +177,7 @@ bool NetworkInterface::keep_datagram(std::uint8_t gid) {
   }
   const double p = system_.datagram_loss();
   if (p > 0) {
-    if (!loss_rng_) loss_rng_.emplace(system_.datagram_loss_seed() * 0x9E3779B97F4A7C15ull + node_);
+    if (!loss_rng_) loss_rng_ = std::make_unique<Random>(system_.datagram_loss_seed() * 0x9E3779B97F4A7C15ull + node_);
     if (loss_rng_->bernoulli(p)) {
       ++datagrams_.lost;
       return false;

@@ -128,7 +128,9 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   std::set<std::uint8_t> hardware_roots_;         // groups whose root register is ours
   std::set<std::uint8_t> listening_;              // groups with receives posted (NiListen)
   DatagramCounts datagrams_;
-  std::optional<Random> loss_rng_;                // the extra loss's draws, made on first use
+  // The extra loss's draws, made on first use: an engine is 2.5 KB, and a wafer-scale
+  // mesh has a million interfaces.
+  std::unique_ptr<Random> loss_rng_;
   std::map<std::uint8_t, GroupWait> waits_;
   std::unique_ptr<Mailbox> mail_;
   int barrier_waiting_ = -1;
