@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Figures, CSV files and summary of scripts/experiments/broadcast from its JSON outputs.
 
-Reads OUT/size/*.json, OUT/ranks.json, OUT/slow.json, OUT/swapping.json, OUT/churn-*.json
+Reads OUT/size/*.json, OUT/ranks.json, OUT/loss/*.json, OUT/slow.json, OUT/swapping.json, OUT/churn-*.json
 (whichever parts ran); writes OUT/<part>.csv, OUT/broadcast-<part>.png, OUT/summary.md.
 """
 import csv
@@ -15,8 +15,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-ALGOS = ("binomial", "adaptive")
-STYLE = {"binomial": ("tab:blue", "o-"), "adaptive": ("tab:orange", "s--")}
+TREES = ("binomial", "adaptive")
+STYLE = {"binomial": ("tab:blue", "o-"), "adaptive": ("tab:orange", "s--"), "twostage": ("tab:green", "^-.")}
+
+
+def algos(doc):
+    return [a["algo"] for a in doc["algorithms"]]
 
 
 def write_csv(path, header, rows):
@@ -54,16 +58,19 @@ def size(out, lines):
     for f in files:
         d = json.loads(f.read_text())
         mesh = "x".join(str(v) for v in d["mesh"])
-        for a in ALGOS:
+        for a in algos(d):
             r = runs(d, a)[0]
+            ts = r.get("two_stage", {})
+            kind = "tuned" if ts.get("fallback") else ("two-stage" if ts else "")
             rows.append([mesh, d["ranks"], a, r["latency_cycles"], r["rank1_cycles"], r["last_rank_cycles"],
-                         r["median_cycles"], round(r["max_deviation_from_median"], 4), r["messages"], r["hops"]])
+                         r["median_cycles"], round(r["max_deviation_from_median"], 4), r["messages"], r["hops"],
+                         kind, ts.get("max_penalty_rounds", "")])
     rows.sort(key=lambda r: (r[0], r[1], r[2]))
     write_csv(out / "size.csv", ["mesh", "ranks", "algo", "latency", "rank1", "last_rank", "median",
-                                 "max_deviation", "messages", "hops"], rows)
+                                 "max_deviation", "messages", "hops", "twostage_ran", "max_penalty_rounds"], rows)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for mesh in ("32x32", "64x64"):
-        for a in ALGOS:
+        for a in STYLE:
             pts = [r for r in rows if r[0] == mesh and r[2] == a]
             if not pts:
                 continue
@@ -80,13 +87,18 @@ def size(out, lines):
         ax.set_xlabel("communicator size P (random ranks), 2-byte message")
     finish(fig, axes, out / "broadcast-size.png", 7)
     lines += ["### Latency against communicator size (2 bytes, ts = 1000)", "",
-              "| mesh | P | binomial latency | adaptive latency | binomial rank 1 | binomial rank P-1 | hops binomial | hops adaptive |",
-              "|---|---|---|---|---|---|---|---|"]
+              "| mesh | P | binomial latency | adaptive latency | two-stage latency | two-stage vs binomial | "
+              "binomial rank 1 | binomial rank P-1 | two-stage rank 1 | two-stage rank P-1 |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     for mesh in ("32x32", "64x64"):
         for p in sorted({r[1] for r in rows if r[0] == mesh}):
-            b = next(r for r in rows if r[0] == mesh and r[1] == p and r[2] == "binomial")
-            ad = next(r for r in rows if r[0] == mesh and r[1] == p and r[2] == "adaptive")
-            lines.append(f"| {mesh} | {p} | {b[3]} | {ad[3]} | {b[4]} | {b[5]} | {b[9]} | {ad[9]} |")
+            pick = {r[2]: r for r in rows if r[0] == mesh and r[1] == p}
+            b, ad, t = pick["binomial"], pick["adaptive"], pick.get("twostage")
+            if t is None:
+                continue
+            mark = " (TUNED)" if t[10] == "tuned" else ""
+            lines.append(f"| {mesh} | {p} | {b[3]} | {ad[3]} | {t[3]}{mark} | {100 * (t[3] - b[3]) / b[3]:+.0f}% | "
+                         f"{b[4]} | {b[5]} | {t[4]} | {t[5]} |")
     lines.append("")
 
 
@@ -100,7 +112,7 @@ def ranks(out, lines):
               "| algo | rank 1 done | rank 98 done | rank 1 done earlier | rank 1 received | rank 98 received | "
               "rank 1 received earlier | median done | max deviation from median | latency |",
               "|---|---|---|---|---|---|---|---|---|---|"]
-    for a in ALGOS:
+    for a in algos(d):
         r = runs(d, a)[0]
         comp = [x["completion"] for x in r["ranks"]]
         recv = [x["received"] for x in r["ranks"]]
@@ -126,7 +138,7 @@ def slow(out, lines):
         return
     rows = []
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    for a in ALGOS:
+    for a in TREES:
         rs = runs(d, a)
         for i, r in enumerate(rs, 1):
             rows.append([a, i, int(r["slow_link"]), r["latency_cycles"], r.get("tree_cost_cycles", ""),
@@ -146,6 +158,39 @@ def slow(out, lines):
     for i in range(len(runs(d, "binomial"))):
         b, ad = runs(d, "binomial")[i], runs(d, "adaptive")[i]
         lines.append(f"| {i + 1} | {b['latency_cycles']} | {ad['latency_cycles']} | {ad['adapt']['swaps']} |")
+    lines.append("")
+
+
+def loss(out, lines):
+    files = sorted((out / "loss").glob("*.json"), key=lambda f: float(f.stem))
+    if not files:
+        return
+    rows = []
+    for f in files:
+        d = json.loads(f.read_text())
+        rs = runs(d, "twostage")
+        pen = [x["penalty_rounds"] for r in rs for k, x in enumerate(r["ranks"]) if k != d["root"]]
+        lat = [r["latency_cycles"] for r in rs]
+        kept = sum(r["two_stage"]["copies_kept"] for r in rs)
+        lost = sum(r["two_stage"]["copies_lost"] for r in rs)
+        e = float(f.stem)
+        rows.append([e, len(rs), statistics.mean(pen), max(pen), e / (1 - e), statistics.mean(lat), kept, lost])
+    write_csv(out / "loss.csv", ["loss", "broadcasts", "mean_penalty_rounds", "max_penalty_rounds",
+                                 "e_over_1_minus_e", "mean_latency", "copies_kept", "copies_lost"], rows)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    axes[0].plot([r[0] for r in rows], [r[2] for r in rows], "^-", color="tab:green", label="mean k_r (simulated)")
+    axes[0].plot([r[0] for r in rows], [r[4] for r in rows], "k:", label="e / (1 - e) (B1)")
+    axes[0].set_ylabel("penalty rounds")
+    axes[1].plot([r[0] for r in rows], [r[5] for r in rows], "^-", color="tab:green", label="two-stage latency")
+    axes[1].set_ylabel("broadcast latency (cycles)")
+    for ax in axes:
+        ax.set_xlabel("extra multicast loss e at the NIs")
+    finish(fig, axes, out / "broadcast-loss.png")
+    lines += ["### Two-stage broadcast against multicast loss (116 ranks on 32x32, 2 bytes, 5 broadcasts a point)", "",
+              "| loss e | mean k_r | e/(1-e) | max k_r | mean latency | copies kept | copies lost |",
+              "|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r[0]:g} | {r[2]:.2f} | {r[4]:.2f} | {r[3]} | {r[5]:.0f} | {r[6]} | {r[7]} |")
     lines.append("")
 
 
@@ -214,7 +259,7 @@ def churn(out, lines):
 def main():
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "results/broadcast")
     lines = []
-    for part in (size, ranks, slow, swapping, churn):
+    for part in (size, ranks, loss, slow, swapping, churn):
         part(out, lines)
     (out / "summary.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
