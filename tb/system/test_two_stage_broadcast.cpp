@@ -150,3 +150,31 @@ TEST_CASE("two-stage: below the threshold TUNED's binomial tree runs", "[broadca
   CHECK(r.wrong_buffers.empty());
   CHECK(r.messages == (nodes.size() - 1) * 2);
 }
+
+TEST_CASE("two-stage: without loss the latency does not grow with the communicator (B4.3)",
+          "[broadcast][two-stage][system]") {
+  // TUNED needs a start-up more per doubling of P; the two-stage broadcast's ranks all
+  // wait for one multicast and one chain send.
+  const NetworkConfig cfg = make_config({32, 32});
+  std::vector<std::uint64_t> two, tuned;
+  for (const char* spec : {"random:32", "random:128", "random:512"}) {
+    const std::vector<NodeId> nodes = parse_members(spec, cfg.mesh, 1);
+    const BroadcastMessage msg{2, 64};
+    const BroadcastResult r = two_stage(cfg, nodes, 0, msg, Run{});
+    CHECK(r.wrong_buffers.empty());
+    two.push_back(r.latency());
+    Machine m(cfg);
+    run_driver(m, [&] {
+      tuned.push_back(run_broadcast(m, nodes, binomial_broadcast(nodes.size(), 0), msg, bytes(2, 3),
+                                    std::vector<std::uint64_t>(nodes.size(), 0))
+                          .latency());
+    });
+  }
+  INFO("two-stage " << two[0] << " " << two[1] << " " << two[2] << ", TUNED " << tuned[0] << " " << tuned[1] << " "
+                    << tuned[2]);
+  const Timing& t = cfg.timing;
+  // 16x the ranks: the two-stage latency moves by less than half a start-up ...
+  CHECK(std::max({two[0], two[1], two[2]}) - std::min({two[0], two[1], two[2]}) < t.ts / 2);
+  // ... TUNED's by four start-ups, one per doubling.
+  CHECK(tuned[2] - tuned[0] >= 4 * t.ts);
+}
