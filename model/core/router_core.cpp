@@ -86,7 +86,7 @@ void RouterCore::inject(const Flit& f, std::uint64_t cycle, int channel) {
 std::uint64_t RouterCore::receive_at(int i, const Flit& f, std::uint64_t arrival) {
   Buffered b;
   b.flit = f;
-  if (f.sync || (f.tree && f.head)) {
+  if (f.sync) {
     // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
     // upstream router calls us earlier, when it sends: registers may still change in
     // between. The owner runs us in `arrival`, where step() classifies the flit (an
@@ -143,13 +143,9 @@ void RouterCore::classify(Buffered& b, int input, std::uint64_t arrival) const {
   std::uint32_t delay = timing_.trn;
   if (f.tree) {
     // Its outputs are claimed when the head is at the front (claim_tree_outputs). A head
-    // addressed here is processed like a sync message: CAM lookup, t_rm.
+    // addressed here is processed by the barrier unit's side of the router: t_rm.
     b.out = kTree;
-    if (f.head && f.dest == id_) {
-      delay = timing_.trm;
-      const int r = regs_.lookup(f.gid);
-      b.reg = static_cast<std::int8_t>(r >= 0 && regs_.at(r).member() ? r : -1);
-    }
+    if (f.head && f.dest == id_) delay = timing_.trm;
   } else if (f.sync) {
     const int r = regs_.lookup(f.gid);
     if (f.dest == id_) {
@@ -182,15 +178,15 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
   // output it needs, with room for the whole worm behind it (virtual cut-through: an
   // empty buffer); an output whose tree VC another input holds, or whose buffer is not,
   // loses its copy. A tree flit then never waits for anything but the crossbar, which
-  // keeps tree worms out of every dependency cycle (docs/tree-multicast.md). Inputs claim
-  // in index order, so two heads wanting one output in the same cycle cannot each take
-  // part of the other's set.
+  // keeps tree worms out of every dependency cycle (docs/tree-multicast.md). One head
+  // claims a cycle, the lowest input's (one CAM lookup and one children read a cycle in
+  // hardware); the others claim in later cycles, against the outputs claimed by then.
   for (int i = 0; i < inputs(); ++i) {
     if (!(nonempty_ & queue_mask(i, kTreeVc))) continue;
     TreeIn& t = tree_in(i);
     if (t.claimed) continue;
     const Buffered& b = in_[i][kTreeVc].front();
-    if (b.out != kTree || !b.flit.head || b.ready > c) continue;
+    if (!b.flit.head || b.ready > c) continue;
     const Flit& f = b.flit;
     t = TreeIn{};
     t.claimed = true;
@@ -199,8 +195,11 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
       want = 1u << index(route_of(f));
     } else {
       want = 1u << eject_output(i);
-      const BarrierRegister* reg = b.reg >= 0 ? &regs_.at(b.reg) : nullptr;
-      if (reg && reg->member() && reg->gid() == f.gid)
+      // The CAM is looked up as the head claims (the registers as they are at the start
+      // of the cycle); no member register: the NI alone gets the worm.
+      const int r = regs_.lookup(f.gid);
+      const BarrierRegister* reg = r >= 0 ? &regs_.at(r) : nullptr;
+      if (reg && reg->member())
         for (const ChildLink& ch : reg->setup().children) {
           const int p = index(next_port(coord_, coords_[ch.node], ch.route));
           want |= 1u << p;
@@ -222,6 +221,7 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
         links.tree_copy_dropped(id_, o, f.packet, c);
       }
     }
+    return;
   }
 }
 

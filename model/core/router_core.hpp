@@ -131,9 +131,6 @@ class RouterCore {
     // A CS setup/teardown passing through: the barrier unit opens/closes its transit
     // entry before the message may leave.
     bool cs_update = false;
-    // A tree worm's head addressed here: the member register of its group, found in the
-    // arrival cycle (-1: none, the NI alone gets the worm).
-    std::int8_t reg = -1;
   };
   struct CreditReturn {
     std::uint64_t cycle = 0;
@@ -195,7 +192,8 @@ class RouterCore {
   static constexpr bool injection_input(int input) { return input == 0 || input >= kPorts; }
   // Outputs of a multidestination worm's flits arriving on `input` (absorb, forward).
   void classify_worm(Buffered& b, int input);
-  // Tree heads at the front of their FIFO, ready, claim their outputs (input order).
+  // The lowest input whose tree head is at the front of its FIFO, ready and unclaimed,
+  // claims its outputs.
   void claim_tree_outputs(std::uint64_t cycle, RouterLinks& links);
   // The flit a tree worm's flit from `input` puts on output `o` (readdressed to a child).
   Flit tree_copy(int input, int o, const Flit& f) const;
