@@ -47,14 +47,23 @@ tlm::tlm_sync_enum NetworkInterface::nb_transport_fw(tlm::tlm_generic_payload& t
     system_.at(static_cast<std::uint64_t>(at), [this, &trans] { start(trans, [this, &trans] { respond(trans); }); });
     return tlm::TLM_ACCEPTED;
   }
+  // A command that finishes inside this call is answered by the return value; one that
+  // finishes later, or inside a nested call (a callback of another command that this one
+  // completed), on the backward path. A single flag for all calls let a nested call
+  // report an outer command as finished at once after it had been answered backward:
+  // the initiator completed it twice.
+  tlm::tlm_generic_payload* const outer = starting_;
+  bool* const outer_finished = finished_at_once_;
+  bool finished = false;
   starting_ = &trans;
-  finished_at_once_ = false;
+  finished_at_once_ = &finished;
   start(trans, [this, &trans] {
-    if (starting_ == &trans) finished_at_once_ = true;
+    if (starting_ == &trans) *finished_at_once_ = true;
     else respond(trans);
   });
-  starting_ = nullptr;
-  return finished_at_once_ ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
+  starting_ = outer;
+  finished_at_once_ = outer_finished;
+  return finished ? tlm::TLM_COMPLETED : tlm::TLM_ACCEPTED;
 }
 
 void NetworkInterface::respond(tlm::tlm_generic_payload& trans) {

@@ -122,8 +122,12 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   NodeId node_;
   MeshSystem& system_;
   tlm::tlm_bw_transport_if<>* bw_ = nullptr;
-  tlm::tlm_generic_payload* starting_ = nullptr;  // nb_transport_fw in progress
-  bool finished_at_once_ = false;                  // ... and its command already done
+  // The innermost nb_transport_fw in progress, and where it notes that its command
+  // finished before it returned. Software started by one command's completion may call
+  // in again (a receive's callback sends), so each call keeps its own flag on its stack
+  // and restores the outer call's on return.
+  tlm::tlm_generic_payload* starting_ = nullptr;
+  bool* finished_at_once_ = nullptr;
   std::map<std::uint8_t, BarrierRegister> soft_;  // registers kept in node memory
   std::set<std::uint8_t> hardware_roots_;         // groups whose root register is ours
   std::set<std::uint8_t> listening_;              // groups with receives posted (NiListen)

@@ -35,6 +35,9 @@ void print_table(const NetworkConfig& cfg, const SoakParams& p, const SoakResult
       fmt::format("{} / {}", r.multicasts, r.multicasts_done));
   row("broadcasts started / done", fmt::format("{} / {}", r.broadcasts, r.broadcasts_done));
   row("  broadcast packets", std::to_string(r.broadcast_messages));
+  row("  two-stage: broadcasts, multicast copies kept / dropped",
+      fmt::format("{}, {} / {}", r.two_stage_broadcasts, r.tree_copies_kept, r.tree_copies_dropped));
+  row("    ranks with a hardware register", fmt::format("{} of {}", r.tree_members_in_hardware, r.tree_members));
   for (const auto& [name, c] : {std::pair<const char*, const SoakSchemeCounts&>{"BTM", r.btm}, {"CS", r.cs}}) {
     row(fmt::format("{} barrier epochs ({} groups)", name, c.groups), std::to_string(c.epochs));
     row(fmt::format("  {} groups overflowed to software", name),
@@ -75,6 +78,11 @@ int run_soak(const SoakOptions& o) {
            {"broadcasts", r.broadcasts},
            {"broadcasts_done", r.broadcasts_done},
            {"broadcast_messages", r.broadcast_messages},
+           {"two_stage_broadcasts", r.two_stage_broadcasts},
+           {"tree_copies_kept", r.tree_copies_kept},
+           {"tree_members", r.tree_members},
+           {"tree_members_in_hardware", r.tree_members_in_hardware},
+           {"tree_copies_dropped", r.tree_copies_dropped},
            {"btm", scheme_json(r.btm)},
            {"cs", scheme_json(r.cs)},
            {"faults", o.faults},

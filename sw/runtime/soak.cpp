@@ -9,6 +9,7 @@
 #include "../../model/core/random.hpp"
 #include "../collective/adaptive_broadcast.hpp"
 #include "broadcast_run.hpp"
+#include "two_stage_run.hpp"
 #include "multicast.hpp"
 
 namespace meshsync {
@@ -38,11 +39,19 @@ struct SoakGroup {
   bool overflowed = false;
 };
 
-// A broadcast of the soak on its ranks.
+// A broadcast of the soak on its ranks: over a tree (binomial or adaptive), or two-stage
+// (a tree multicast down its own BTM communicator, then the chain).
 struct SoakBroadcast {
   std::uint64_t id = 0;
-  bool adaptive = false;
+  std::string kind;
   std::unique_ptr<BroadcastRun> run;
+  // Two-stage: the communicator (joined before, left after) and the run.
+  Communicator comm;
+  std::size_t joined = 0, left = 0;
+  std::unique_ptr<TwoStageRun> two_stage;
+  bool finished() const { return run ? run->finished() : two_stage && two_stage->finished(); }
+  std::size_t completed() const { return run ? run->completed() : two_stage ? two_stage->completed() : 0; }
+  const BroadcastResult* result() const { return run ? &run->result() : two_stage ? &two_stage->result() : nullptr; }
 };
 
 class Soak {
@@ -101,9 +110,9 @@ class Soak {
                                   std::to_string(g->members.size()) + " members arrived, " +
                                   std::to_string(ep.released) + " released");
     for (const auto& b : broadcasts_)
-      if (!b->run->finished())
-        out_.violations.push_back(broadcast_name(*b) + " never finished: " + std::to_string(b->run->completed()) +
-                                  " of " + std::to_string(b->run->result().ranks.size()) + " ranks completed");
+      if (!b->finished())
+        out_.violations.push_back(broadcast_name(*b) + " never finished: " + std::to_string(b->completed()) +
+                                  " ranks completed");
   }
 
   bool busy() const {
@@ -228,10 +237,6 @@ class Soak {
     nodes.resize(P);
     for (NodeId n : nodes) in_broadcast_[n] = true;
     const auto root = static_cast<Rank>(rng_.below(P));
-    const bool adaptive = out_.broadcasts % 2 == 1;
-    const BroadcastTree tree =
-        adaptive ? AdaptiveBroadcast(mesh_, cfg.timing, nodes, root, adaptive::Swapping::Position).tree()
-                 : binomial_broadcast(P, root);
     BroadcastMessage msg;
     msg.bytes = p_.broadcast_bytes;
     msg.mtu = p_.broadcast_mtu;
@@ -242,8 +247,38 @@ class Soak {
     const std::uint64_t id = ++out_.broadcasts;
     auto run = std::make_unique<SoakBroadcast>();
     run->id = id;
-    run->adaptive = adaptive;
     SoakBroadcast* b = run.get();
+    // Binomial, adaptive, two-stage in turn; two-stage needs model routers (the RTL has
+    // no tree VC) and fragments that fit a tree buffer.
+    const bool two_stage_fits = !m_.mesh().core().has_external() &&
+                                2 + (std::min(msg.mtu, msg.bytes) + 3) / 4 <= cfg.router.tree_buffer_depth;
+    const std::uint64_t turn = (id - 1) % (two_stage_fits ? 3 : 2);
+    if (turn == 2) {
+      b->kind = "two-stage";
+      std::sort(nodes.begin(), nodes.end());
+      b->comm = m_.groups().create(mesh_, nodes, BarrierScheme::BTM);
+      broadcasts_.push_back(std::move(run));
+      // The ranks enter once every member's register is written.
+      for (NodeId n : nodes)
+        join(m_.node(n), b->comm, [this, b, root, msg, data, entry](bool in_hardware) {
+          // A member whose router had no free register copies nothing: its subtree
+          // misses the multicast and the chain brings it the message.
+          out_.tree_members_in_hardware += in_hardware;
+          ++out_.tree_members;
+          if (++b->joined < b->comm.members().size()) return;
+          TwoStageOptions opt;
+          opt.seed = b->id;
+          b->two_stage = std::make_unique<TwoStageRun>(m_, b->comm, root, msg, data, m_.now() + 1, opt,
+                                                       [this, b] { finish_broadcast(*b); });
+          b->two_stage->schedule(entry);
+        });
+      next_broadcast(m_.now());
+      return;
+    }
+    b->kind = turn == 1 ? "adaptive" : "binomial";
+    const BroadcastTree tree =
+        turn == 1 ? AdaptiveBroadcast(mesh_, cfg.timing, nodes, root, adaptive::Swapping::Position).tree()
+                  : binomial_broadcast(P, root);
     run->run = std::make_unique<BroadcastRun>(m_, std::move(nodes), tree, msg, std::move(data), m_.now() + 1,
                                               [this, b] { finish_broadcast(*b); });
     run->run->schedule(entry);
@@ -252,16 +287,42 @@ class Soak {
   }
 
   void finish_broadcast(SoakBroadcast& b) {
-    b.run->check_buffers();
-    const BroadcastResult& r = b.run->result();
+    if (b.run) b.run->check_buffers();
+    else b.two_stage->check_buffers();
+    const BroadcastResult& r = *b.result();
     out_.broadcast_messages += r.messages;
+    if (b.two_stage) {
+      ++out_.two_stage_broadcasts;
+      out_.tree_copies_kept += r.two_stage.copies_kept;
+      out_.tree_copies_dropped += r.two_stage.copies_dropped + r.two_stage.copies_unposted;
+      if (r.two_stage.reliable_sends != (r.ranks.size() - 1) * r.two_stage.fragments)
+        out_.violations.push_back(broadcast_name(b) + ": " + std::to_string(r.two_stage.reliable_sends) +
+                                  " reliable sends, not (P-1)F");
+    }
     for (const Rank rank : r.wrong_buffers)
       out_.violations.push_back("cycle " + std::to_string(m_.now()) + ": " + broadcast_name(b) + ": rank " +
                                 std::to_string(rank) + " at " + where(mesh_, r.ranks[rank].node) +
                                 " holds bytes that differ from the root's");
     ++out_.broadcasts_done;
-    for (const RankTiming& t : r.ranks) in_broadcast_[t.node] = false;
-    // Freed after this callback returns: the run is still on the stack.
+    // Freed after this callback returns: the run is still on the stack. A two-stage
+    // broadcast's ranks leave its communicator first.
+    if (b.two_stage) {
+      m_.mesh().at(m_.now() + 1, [this, &b] {
+        for (const TreeNode& t : b.comm.members())
+          leave(m_.node(t.node), b.comm, [this, &b] {
+            if (++b.left == b.comm.members().size()) {
+              m_.groups().free(b.comm);
+              release_broadcast(b);
+            }
+          });
+      });
+      return;
+    }
+    release_broadcast(b);
+  }
+
+  void release_broadcast(SoakBroadcast& b) {
+    for (const RankTiming& t : b.result()->ranks) in_broadcast_[t.node] = false;
     m_.mesh().at(m_.now() + 1, [this, &b] {
       broadcasts_.erase(std::find_if(broadcasts_.begin(), broadcasts_.end(),
                                      [&](const auto& x) { return x.get() == &b; }));
@@ -274,9 +335,10 @@ class Soak {
   }
 
   std::string broadcast_name(const SoakBroadcast& b) const {
-    const BroadcastResult& r = b.run->result();
-    return "broadcast " + std::to_string(b.id) + " (" + (b.adaptive ? "adaptive" : "binomial") + ", " +
-           std::to_string(r.ranks.size()) + " ranks, from cycle " + std::to_string(r.start_cycle) + ")";
+    const BroadcastResult* r = b.result();
+    if (!r) return "broadcast " + std::to_string(b.id) + " (" + b.kind + ", joining its communicator)";
+    return "broadcast " + std::to_string(b.id) + " (" + b.kind + ", " + std::to_string(r->ranks.size()) +
+           " ranks, from cycle " + std::to_string(r->start_cycle) + ")";
   }
 
   Machine& m_;

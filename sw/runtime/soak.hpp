@@ -70,6 +70,11 @@ struct SoakResult {
   std::uint64_t broadcasts = 0;       // started
   std::uint64_t broadcasts_done = 0;  // every rank had the root's bytes
   std::uint64_t broadcast_messages = 0;  // point-to-point packets the broadcasts sent
+  std::uint64_t two_stage_broadcasts = 0;  // of them two-stage (every third, on model routers)
+  std::uint64_t tree_members = 0;            // their ranks, and those of them with a barrier
+  std::uint64_t tree_members_in_hardware = 0;  // register (the others' subtrees miss stage 1)
+  std::uint64_t tree_copies_kept = 0;      // their multicast copies the ranks took
+  std::uint64_t tree_copies_dropped = 0;   // ... dropped in routers or at NIs with no receive posted
   SoakSchemeCounts btm, cs;
   std::vector<std::string> violations;  // one line each; empty: passed
   bool passed() const { return violations.empty(); }

@@ -40,6 +40,7 @@ class TwoStageRun {
 
   void schedule(const std::vector<std::uint64_t>& entry);
   bool finished() const { return drained_ == nodes_.size(); }
+  std::size_t completed() const { return drained_; }  // ranks done and drained
   sc_core::sc_event& all_done() { return all_done_; }
   // Fills the result's wrong_buffers, penalty rounds and the NIs' datagram counts.
   void check_buffers();

@@ -76,3 +76,41 @@ TEST_CASE("NI receive: a multicast copy and a message each go to the receive of 
   CHECK(message.words == std::vector<std::uint32_t>{7});
   CHECK(message.cycle < copy.cycle);
 }
+
+TEST_CASE("NI receive: a command whose completion ends another pending command completes each once",
+          "[system][ni]") {
+  // Node 0 waits for node 1's message (R0); when it arrives, its software withdraws its
+  // tree-multicast receive buffers, which ends its waiting tree receive (R) empty. R is
+  // posted in the very cycle R0's message is due, before the NI hands it over: posting R
+  // completes R0, whose callback completes R, inside R's own call. R must complete once
+  // (it used to be answered twice: backward, then as finished at once).
+  Machine m(make_config(MeshShape{4, 4}, Timing{7, 1, 1, 3}));
+  const Timing t{7, 1, 1, 3};
+  // One hop, a head and one body flit: the tail is in node 0's NI then.
+  const std::uint64_t due = t.ts + t.trn + (t.tp + t.trn) + 1;
+  int r0 = 0, r = 0;
+  bool r_empty = false;
+  m.spawn("software", [&] {
+    Node& n = m.node(0);
+    n.listen(5, true, [] {});
+    n.receive(
+        [&](NiReceive&) {
+          ++r0;
+          n.listen(5, false, [] {});
+        },
+        NiMatch{NiMatch::Kind::Message, NodeId{1}});
+    m.mesh().at(m.now() + due, [&] {
+      n.receive(
+          [&](NiReceive& got) {
+            ++r;
+            r_empty = !got.tree.has_value();
+          },
+          NiMatch{NiMatch::Kind::Tree, std::nullopt, 5});
+    });
+    m.node(1).send(0, {42}, [] {});
+  });
+  m.run();
+  CHECK(r0 == 1);
+  CHECK(r == 1);
+  CHECK(r_empty);
+}
