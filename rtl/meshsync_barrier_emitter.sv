@@ -58,6 +58,7 @@ module meshsync_barrier_emitter #(
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
+  localparam int unsigned VcW = meshsync_pkg::VcW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned DataW = meshsync_pkg::DataW;
@@ -197,7 +198,7 @@ module meshsync_barrier_emitter #(
       if (up_m && (up_port == PortW'(o)) && credit_ok_i[o*NumVcs + (up_yx ? 2 : 1)]) begin
         pick_up[o] = 1'b1;
         offer_o[o] = 1'b1;
-        offer_vc_o[o*2 +: 2] = up_yx ? 2'd2 : 2'd1;
+        offer_vc_o[o*VcW +: VcW] = up_yx ? meshsync_pkg::VcSyncYx : meshsync_pkg::VcSyncXy;
         offer_flit_o[o*FlitW +: FlitW] =
             make_sync(up_yx, meshsync_pkg::SyncArrive, gid, up_data, up_x, up_y);
       end
@@ -207,7 +208,7 @@ module meshsync_barrier_emitter #(
           pick_child[o*MaxChildren +: MaxChildren] = '0;
           pick_child[o*MaxChildren + j] = 1'b1;
           offer_o[o] = 1'b1;
-          offer_vc_o[o*2 +: 2] = cyx[j] ? 2'd2 : 2'd1;
+          offer_vc_o[o*VcW +: VcW] = cyx[j] ? meshsync_pkg::VcSyncYx : meshsync_pkg::VcSyncXy;
           offer_flit_o[o*FlitW +: FlitW] = make_sync(cyx[j], meshsync_pkg::SyncRelease, gid, '0,
                                                      cx[j*CoordW +: CoordW], cy[j*CoordW +: CoordW]);
         end
@@ -215,7 +216,7 @@ module meshsync_barrier_emitter #(
       if ((o == 0) && local_m && (child_m == '0)) begin
         pick_local[o] = 1'b1;
         offer_o[o] = 1'b1;
-        offer_vc_o[o*2 +: 2] = 2'd1;
+        offer_vc_o[o*VcW +: VcW] = meshsync_pkg::VcSyncXy;
         offer_flit_o[o*FlitW +: FlitW] =
             make_sync(1'b0, meshsync_pkg::SyncRelease, gid, '0, here_x, here_y);
       end

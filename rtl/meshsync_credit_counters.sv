@@ -5,19 +5,23 @@ module meshsync_credit_counters #(
   /// Downstream worm VC buffer depth (initial credits of VC 0 and VC 3).
   parameter int unsigned BufferDepth = 16,
   /// Downstream sync VC buffer depth (initial credits of VC 1 and VC 2).
-  parameter int unsigned SyncBufferDepth = 4
+  parameter int unsigned SyncBufferDepth = 4,
+  /// Depth of the tree VC (VC 4) buffer downstream.
+  parameter int unsigned TreeBufferDepth = 66
 ) (
   input  logic                             clk_i,
   input  logic                             rst_ni,
   input  logic [meshsync_pkg::NumVcs-1:0]  credit_in_i,
   input  logic [meshsync_pkg::NumVcs-1:0]  send_i,
   output logic [meshsync_pkg::NumVcs-1:0]  credit_ok_o,
+  // Per VC: every credit is back, the buffer downstream is empty (a tree worm's room).
+  output logic [meshsync_pkg::NumVcs-1:0]  empty_o,
   // More credits returned than the downstream buffer holds.
   output logic                             error_o
 );
 
-  localparam int unsigned MaxDepth =
-      (BufferDepth > SyncBufferDepth) ? BufferDepth : SyncBufferDepth;
+  localparam int unsigned WormMax = (BufferDepth > TreeBufferDepth) ? BufferDepth : TreeBufferDepth;
+  localparam int unsigned MaxDepth = (WormMax > SyncBufferDepth) ? WormMax : SyncBufferDepth;
   localparam int unsigned CountW = $clog2(MaxDepth + 1);
 
   logic [meshsync_pkg::NumVcs-1:0] overflow;
@@ -25,7 +29,7 @@ module meshsync_credit_counters #(
   for (genvar v = 0; v < meshsync_pkg::NumVcs; v++) begin : gen_vc
     // The worm VCs (0 and 3) are BufferDepth deep, the sync VCs SyncBufferDepth.
     localparam logic [CountW-1:0] Depth =
-        CountW'((v == 0 || v == 3) ? BufferDepth : SyncBufferDepth);
+        CountW'((v == 4) ? TreeBufferDepth : (v == 0 || v == 3) ? BufferDepth : SyncBufferDepth);
     logic [CountW-1:0] count_q, count_d;
 
     always_comb begin
@@ -46,6 +50,7 @@ module meshsync_credit_counters #(
     end
 
     assign credit_ok_o[v] = count_q != '0;
+    assign empty_o[v] = count_q == Depth;
     assign overflow[v] = credit_in_i[v] && !send_i[v] && (count_q == Depth);
 
 `ifndef SYNTHESIS

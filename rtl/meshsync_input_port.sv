@@ -20,6 +20,8 @@ module meshsync_input_port #(
   parameter int unsigned BufferDepth = 16,
   /// Depth of each sync VC buffer (VC 1, VC 2).
   parameter int unsigned SyncBufferDepth = 4,
+  /// Depth of the tree VC buffer (VC 4).
+  parameter int unsigned TreeBufferDepth = 66,
   /// Router delay when a router only forwards (cycles, >= 1).
   parameter int unsigned Trn = 5,
   /// Router delay when the barrier unit or a CS path entry processes a sync message.
@@ -52,6 +54,16 @@ module meshsync_input_port #(
   // Per output port o and worm VC (bit o*2: VC 0, o*2+1: VC 3): free / held by this input.
   input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_free_i,
   input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_mine_i,
+  // The tree VC (docs/tree-multicast.md). Out: its front flit is a head, ready, for the
+  // router's claim (with the flit and its routed port: Local = addressed here). In: the
+  // worm passing now has claimed its outputs (this cycle's claim included), the links
+  // among them (bits 1-4), and none at all (dropped here).
+  output logic                                         tree_head_o,
+  output logic [FlitW-1:0]                             tree_flit_o,
+  output logic [meshsync_pkg::PortW-1:0]               tree_out_o,
+  input  logic                                         tree_claimed_i,
+  input  logic [meshsync_pkg::NumPorts-1:0]            tree_links_i,
+  input  logic                                         tree_drop_i,
   // This cycle's request: one VC's head flit, for an output or the barrier unit (which
   // takes its messages from their arrival on; req_cnt_o is the delay they still have).
   // req_cs_o: the request for the unit is a setup/teardown passing through, whose CS
@@ -64,6 +76,9 @@ module meshsync_input_port #(
   // req_out_o as a head (the forwarded worm's new head).
   output logic                                         req_copy_o,
   output logic                                         req_promote_o,
+  // A tree flit (its outputs are the router's claim), and one that is dropped here.
+  output logic                                         req_tree_o,
+  output logic                                         req_drop_o,
   output logic [meshsync_pkg::VcW-1:0]                 req_vc_o,
   output logic [FlitW-1:0]                             req_flit_o,
   output logic [CntW-1:0]                              req_cnt_o,
@@ -94,6 +109,7 @@ module meshsync_input_port #(
   // Arrival: route and the delay the flit alone implies
   // ---------------------------------------------------------------------------------------
   logic in_head, in_tail, in_sync, in_yx, in_control, in_addr, in_more, in_snake, slot;
+  logic in_tree_vc, in_tree_head;
   logic [meshsync_pkg::BaseW-1:0] in_base;
   logic [PortW-1:0] xy_port, snake_port, base_port, in_first, route_port, push_out;
   logic forced;
@@ -120,8 +136,11 @@ module meshsync_input_port #(
   assign in_addr = !in_flit_i[FlitW-3] && in_flit_i[meshsync_pkg::McastBit];
   assign in_more = in_flit_i[meshsync_pkg::MoreBit];
   assign in_base = in_flit_i[meshsync_pkg::BaseLsb +: meshsync_pkg::BaseW];
-  assign in_snake = in_addr && (in_base != meshsync_pkg::BaseXY);
+  assign in_snake = in_addr && (in_base != meshsync_pkg::BaseXY) && (in_base != meshsync_pkg::BaseTree);
   assign slot = in_vc_i == meshsync_pkg::VcSnake;
+  // Tree worms keep to VC 4; their head is an address-flit format with base 3.
+  assign in_tree_vc = in_vc_i == meshsync_pkg::VcTree;
+  assign in_tree_head = in_head && in_addr && (in_base == meshsync_pkg::BaseTree);
 
   meshsync_route u_route (
     .here_x_i (here_x_i),
@@ -146,7 +165,7 @@ module meshsync_input_port #(
   // injection input leaves by the port it names, unless it is addressed here; later
   // routers see it on a link input and follow the base routing.
   assign in_first = in_flit_i[meshsync_pkg::FirstLsb +: meshsync_pkg::FirstW];
-  assign forced = Injection && in_head && in_addr && (in_first != meshsync_pkg::PortLocal) &&
+  assign forced = Injection && in_head && in_addr && !in_tree_head && (in_first != meshsync_pkg::PortLocal) &&
                   (base_port != meshsync_pkg::PortLocal);
   assign route_port = forced ? in_first : base_port;
 
@@ -163,7 +182,11 @@ module meshsync_input_port #(
     nxt_out = cur_out;
     nxt_copy = cur_copy;
     nxt_promote = cur_promote;
-    if (in_sync) begin
+    if (in_tree_vc) begin
+      // A tree flit's outputs are claimed by its head at the front (the router); a head
+      // addressed here is processed in Trm.
+      if (in_head && route_port == meshsync_pkg::PortLocal) push_cnt = CntTrm;
+    end else if (in_sync) begin
       if (route_port == meshsync_pkg::PortLocal) begin
         // Setup/teardown end their path in the barrier unit; the others go to the NI
         // unless the CAM finds a member register for them.
@@ -195,7 +218,7 @@ module meshsync_input_port #(
     worm_out_d = worm_out_q;
     worm_copy_d = worm_copy_q;
     worm_promote_d = worm_promote_q;
-    if (in_valid_i && !in_sync) begin
+    if (in_valid_i && !in_sync && !in_tree_vc) begin
       if (slot) begin
         worm_out_d[PortW +: PortW] = nxt_out;
         worm_copy_d[1] = nxt_copy;
@@ -224,9 +247,11 @@ module meshsync_input_port #(
   // address flit of a snake base on VC 3, every other worm on VC 0 (a worm's later flits
   // stay on the VC it arrives on).
   always_comb begin
-    if (in_sync) expected_vc = {1'b0, 1'b1} + {1'b0, in_yx};
+    if (in_sync) expected_vc = in_yx ? meshsync_pkg::VcSyncYx : meshsync_pkg::VcSyncXy;
+    else if (in_tree_head) expected_vc = meshsync_pkg::VcTree;
     else if (in_head) expected_vc = in_snake ? meshsync_pkg::VcSnake : meshsync_pkg::VcWorm;
-    else expected_vc = (in_vc_i == meshsync_pkg::VcSnake) ? meshsync_pkg::VcSnake : meshsync_pkg::VcWorm;
+    else if (in_vc_i == meshsync_pkg::VcSnake || in_tree_vc) expected_vc = in_vc_i;
+    else expected_vc = meshsync_pkg::VcWorm;
   end
   assign vc_error = in_valid_i && (in_vc_i != expected_vc);
 
@@ -266,7 +291,8 @@ module meshsync_input_port #(
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
     localparam bit WormVc = (v == 0) || (v == 3);
-    localparam int unsigned Depth = WormVc ? BufferDepth : SyncBufferDepth;
+    localparam bit TreeVc = (v == 4);
+    localparam int unsigned Depth = TreeVc ? TreeBufferDepth : WormVc ? BufferDepth : SyncBufferDepth;
     localparam int unsigned VcCntW = WormVc ? WormCntW : CntW;
     localparam int unsigned Slot = (v == 3) ? 1 : 0;
     logic push, credit, worm_ok, relabel, cs_path;
@@ -290,9 +316,9 @@ module meshsync_input_port #(
       .fresh_o         (fresh[v]),
       .fresh_flit_o    (fresh_flit[v]),
       .fresh_out_o     (fresh_out[v]),
-      .fix_out_i       (!WormVc && fix_out),
+      .fix_out_i       (!WormVc && !TreeVc && fix_out),
       .fix_out_port_i  (fix_port),
-      .fix_cnt_i       (!WormVc && fix_cnt),
+      .fix_cnt_i       (!WormVc && !TreeVc && fix_cnt),
       .fix_cnt_value_i (CntTrm[VcCntW-1:0]),
       .relabel_i       (relabel),
       .done_i          (cs_done_i && (sel_vc == meshsync_pkg::VcW'(v))),
@@ -311,7 +337,7 @@ module meshsync_input_port #(
     assign head_cnt[v] = CntW'(cnt);
     // A setup/teardown on its way through (sync VCs only; Local and OutConsume are the
     // outputs of messages addressed here).
-    assign cs_path = HasRegs && !WormVc && head_flit[v][meshsync_pkg::TypeLsb + 1] &&
+    assign cs_path = HasRegs && !WormVc && !TreeVc && head_flit[v][meshsync_pkg::TypeLsb + 1] &&
                      (head_out[v] != meshsync_pkg::PortLocal) &&
                      (head_out[v] != meshsync_pkg::OutConsume);
     assign cs_req[v] = head_valid[v] && cs_path && !head_done[v];
@@ -323,6 +349,12 @@ module meshsync_input_port #(
       credit = 1'b0;
       worm_ok = !WormVc;
       for (int o = 0; o < NumPorts; o++) begin
+        if (TreeVc) begin
+          // Every claimed link has a credit (claimed into an empty buffer, so it always
+          // does; checked as the model does).
+          if (o == 0) credit = 1'b1;
+          if (tree_links_i[o] && !credit_ok_i[o * NumVcs + v]) credit = 1'b0;
+        end else
         if (head_out[v] == PortW'(o)) begin
           credit = credit_ok_i[o * NumVcs + v];
           if (WormVc) begin
@@ -332,15 +364,24 @@ module meshsync_input_port #(
         end
       end
       if (WormVc && head_tag[v][0]) worm_ok = worm_ok && owner_mine_i[Slot];
-      // The barrier unit takes its messages from their arrival on.
-      eligible[v] = (head_valid[v] && (head_out[v] == meshsync_pkg::OutConsume)) || cs_req[v] ||
-                    (head_ready[v] && credit && worm_ok && !(cs_path && !head_done[v]));
+      if (TreeVc) begin
+        eligible[v] = head_ready[v] && tree_claimed_i && (tree_drop_i || credit);
+      end else begin
+        // The barrier unit takes its messages from their arrival on.
+        eligible[v] = (head_valid[v] && (head_out[v] == meshsync_pkg::OutConsume)) || cs_req[v] ||
+                      (head_ready[v] && credit && worm_ok && !(cs_path && !head_done[v]));
+      end
     end
   end
 
+  assign tree_head_o = head_valid[4] && head_ready[4] && head_flit[4][FlitW-1];
+  assign tree_flit_o = head_flit[4];
+  assign tree_out_o = head_out[4];
+
   logic unused_fresh;
   assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0], fresh[3], fresh_flit[3],
-                         fresh_out[3], fresh_msg};
+                         fresh_out[3], fresh[4], fresh_flit[4], fresh_out[4], fresh_msg, head_tag[4],
+                         head_cnt[4]};
 
   meshsync_input_arbiter u_arbiter (
     .clk_i       (clk_i),
@@ -357,6 +398,8 @@ module meshsync_input_port #(
   assign req_out_o = head_out[sel_vc];
   assign req_copy_o = head_tag[sel_vc][0];
   assign req_promote_o = head_tag[sel_vc][1];
+  assign req_tree_o = sel_valid && (sel_vc == meshsync_pkg::VcTree);
+  assign req_drop_o = req_tree_o && tree_drop_i;
   assign req_cnt_o = head_cnt[sel_vc];
   assign req_cs_o = sel_valid && cs_req[sel_vc];
   assign req_consume_o = sel_valid && ((head_out[sel_vc] == meshsync_pkg::OutConsume) ||

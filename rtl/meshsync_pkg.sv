@@ -11,9 +11,9 @@ package meshsync_pkg;
   // Ports, in the normative index order: round-robin order of both arbiters and the order
   // in which the barrier unit takes messages within a cycle.
   localparam int unsigned NumPorts = 5;
-  localparam int unsigned NumVcs = 4;
+  localparam int unsigned NumVcs = 5;
   localparam int unsigned PortW = 3;
-  localparam int unsigned VcW = 2;
+  localparam int unsigned VcW = 3;
   localparam logic [2:0] PortLocal = 3'd0;
   localparam logic [2:0] PortPlusX = 3'd1;
   localparam logic [2:0] PortMinusX = 3'd2;
@@ -24,9 +24,12 @@ package meshsync_pkg;
 
   // VC 0 carries XY worms (ordinary messages, CP's multidestination worms), VC 1 sync
   // messages with R = XY, VC 2 with R = YX, VC 3 multidestination worms routed in the
-  // snake subnetworks (docs/deadlock.md).
-  localparam logic [1:0] VcWorm = 2'd0;
-  localparam logic [1:0] VcSnake = 2'd3;
+  // snake subnetworks, VC 4 tree worms (docs/deadlock.md, docs/tree-multicast.md).
+  localparam logic [2:0] VcWorm = 3'd0;
+  localparam logic [2:0] VcSyncXy = 3'd1;
+  localparam logic [2:0] VcSyncYx = 3'd2;
+  localparam logic [2:0] VcSnake = 3'd3;
+  localparam logic [2:0] VcTree = 3'd4;
 
   // Flit format. Bits FlitW-1..FlitW-3 are head, tail, sync (31..29 for the 32-bit flit
   // of the contract); the fields of a head or sync flit sit at fixed low positions.
@@ -52,6 +55,9 @@ package meshsync_pkg;
   localparam logic [1:0] BaseXY = 2'd0;
   localparam logic [1:0] BaseHigh = 2'd1;
   localparam logic [1:0] BaseLow = 2'd2;
+  // A tree worm's head (mcast = 1, base = 3): its group at bits 24:17.
+  localparam logic [1:0] BaseTree = 2'd3;
+  localparam int unsigned TreeGidLsb = 17;
   // Fields below the three flag bits, common to every flit width >= 32.
   localparam int unsigned FieldsW = 29;
 

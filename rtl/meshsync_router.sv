@@ -26,6 +26,8 @@ module meshsync_router #(
   parameter int unsigned BufferDepth = 16,
   /// Depth of each sync VC input buffer (VC 1, VC 2), and their credits.
   parameter int unsigned SyncBufferDepth = 4,
+  /// Depth of the tree VC input buffer (VC 4), and its credits: the longest tree worm.
+  parameter int unsigned TreeBufferDepth = 66,
   /// Barrier registers (CAM entries); 0, 4 and 16 are the measured points.
   parameter int unsigned NumRegs = 4,
   /// Children one barrier register holds (BTM needs 4).
@@ -129,25 +131,29 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   // Credit counters and worm VC owners of the outputs
   // ---------------------------------------------------------------------------------------
-  logic [NumPorts*NumVcs-1:0] credit_ok, send;
+  logic [NumPorts*NumVcs-1:0] credit_ok, credit_empty, send;
   logic [NumPorts-1:0] credit_error;
-  // Per output o and worm VC (index o*2: VC 0, o*2+1: VC 3): held by an input, which.
-  logic [NumOut*2-1:0] owner_valid_q, owner_valid_d;
-  logic [NumOut*2*PortW-1:0] owner_q, owner_d;
+  // Per output o and worm VC (index o*3: VC 0, o*3+1: VC 3, o*3+2: VC 4): held by an
+  // input, which.
+  logic [NumOut*3-1:0] owner_valid_q, owner_valid_d;
+  logic [NumOut*3*PortW-1:0] owner_q, owner_d;
 
   // The NI always accepts: Local has no counters.
   assign credit_ok[NumVcs-1:0] = '1;
+  assign credit_empty[NumVcs-1:0] = '1;
   assign credit_error[0] = 1'b0;
   for (genvar o = 1; o < NumPorts; o++) begin : gen_credits
     meshsync_credit_counters #(
       .BufferDepth     (BufferDepth),
-      .SyncBufferDepth (SyncBufferDepth)
+      .SyncBufferDepth (SyncBufferDepth),
+      .TreeBufferDepth (TreeBufferDepth)
     ) u_credits (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .credit_in_i (credit_in_i[o*NumVcs +: NumVcs]),
       .send_i      (send[o*NumVcs +: NumVcs]),
       .credit_ok_o (credit_ok[o*NumVcs +: NumVcs]),
+      .empty_o     (credit_empty[o*NumVcs +: NumVcs]),
       .error_o     (credit_error[o])
     );
   end
@@ -157,12 +163,27 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   logic [RegSlots-1:0] cam_valid, cam_member, cam_transit;
   logic [RegSlots*GidW-1:0] cam_gid;
+  // The registers' children, for a tree head's claim.
+  logic [RegSlots*NumChildrenW-1:0] cam_num_children;
+  logic [RegSlots*MaxChildren*CoordXW-1:0] cam_child_x;
+  logic [RegSlots*MaxChildren*CoordYW-1:0] cam_child_y;
+  logic [RegSlots*MaxChildren-1:0] cam_child_route;
+
+  // Per input, the tree worm passing now (docs/tree-multicast.md): claimed, its outputs,
+  // the links whose copy is readdressed to a child, and each such link's child and route.
+  logic [NumIn-1:0] tree_head, tclaimed_q, tclaimed_d, tclaimed_eff;
+  logic [NumIn*FlitW-1:0] tree_flit;
+  logic [NumIn*PortW-1:0] tree_out;
+  logic [NumIn*NumOut-1:0] touts_q, touts_d, touts_eff;
+  logic [NumIn*NumPorts-1:0] tchild_q, tchild_d, tchild_eff;
+  logic [NumIn*NumPorts*CoordW-1:0] tcx_q, tcx_d, tcx_eff, tcy_q, tcy_d, tcy_eff;
+  logic [NumIn*NumPorts-1:0] tcr_q, tcr_d, tcr_eff;
 
   // ---------------------------------------------------------------------------------------
   // Input ports
   // ---------------------------------------------------------------------------------------
   logic [NumIn-1:0] req_valid, req_consume, req_cs, in_gnt, in_error, in_idle, take, relabel;
-  logic [NumIn-1:0] req_copy, req_promote;
+  logic [NumIn-1:0] req_copy, req_promote, req_tree, req_drop;
   logic [NumIn-1:0] cs_done;
   logic [NumIn*PortW-1:0] req_out;
   logic [NumIn*VcW-1:0] req_vc;
@@ -184,6 +205,7 @@ module meshsync_router #(
     logic cam_hit, hit_member, hit_transit;
     logic [GidW-1:0] fresh_gid;
     logic [NumPorts*2-1:0] owner_free, owner_mine;
+    logic [NumPorts-1:0] tree_links;
 
     // CAM lookup of the sync message that arrived this cycle, in the registers as they
     // are at its start (GIDs are unique among valid entries).
@@ -203,15 +225,18 @@ module meshsync_router #(
 
     // The input port sees Local as its NI output: Local's owners, or its ejection output's.
     for (genvar k = 0; k < NumPorts*2; k++) begin : gen_owner
-      localparam int unsigned O = (k < 2) ? eject_of(i) * 2 + k : k;
+      localparam int unsigned O = ((k < 2) ? eject_of(i) : k / 2) * 3 + (k % 2);
       assign owner_free[k] = !owner_valid_q[O];
       assign owner_mine[k] = owner_valid_q[O] && (owner_q[O*PortW +: PortW] == PortW'(i));
     end
+    // The claimed links (bit 0: unused; the NI output needs no credit).
+    assign tree_links = {touts_eff[i*NumOut + 1 +: NumPorts - 1], 1'b0};
 
     meshsync_input_port #(
       .FlitW           (FlitW),
       .BufferDepth     (BufferDepth),
       .SyncBufferDepth (SyncBufferDepth),
+      .TreeBufferDepth (TreeBufferDepth),
       .Trn             (Trn),
       .Trm             (Trm),
       .CntW            (CntW),
@@ -232,12 +257,20 @@ module meshsync_router #(
       .credit_ok_i   (credit_ok),
       .owner_free_i  (owner_free),
       .owner_mine_i  (owner_mine),
+      .tree_head_o   (tree_head[i]),
+      .tree_flit_o   (tree_flit[i*FlitW +: FlitW]),
+      .tree_out_o    (tree_out[i*PortW +: PortW]),
+      .tree_claimed_i(tclaimed_eff[i]),
+      .tree_links_i  (tree_links),
+      .tree_drop_i   (touts_eff[i*NumOut +: NumOut] == '0),
       .req_valid_o   (req_valid[i]),
       .req_consume_o (req_consume[i]),
       .req_cs_o      (req_cs[i]),
       .req_out_o     (req_out[i*PortW +: PortW]),
       .req_copy_o    (req_copy[i]),
       .req_promote_o (req_promote[i]),
+      .req_tree_o    (req_tree[i]),
+      .req_drop_o    (req_drop[i]),
       .req_vc_o      (req_vc[i*VcW +: VcW]),
       .req_flit_o    (req_flit[i*FlitW +: FlitW]),
       .req_cnt_o     (req_cnt[i*CntW +: CntW]),
@@ -398,6 +431,10 @@ module meshsync_router #(
     assign cam_member = member;
     assign cam_transit = transit;
     assign cam_gid = gid;
+    assign cam_num_children = num_children;
+    assign cam_child_x = child_x;
+    assign cam_child_y = child_y;
+    assign cam_child_route = child_route;
     assign barrier_error = unit_error || regfile_error;
     assign barrier_idle = unit_idle && emitter_idle;
 
@@ -408,6 +445,10 @@ module meshsync_router #(
     assign cam_member = '0;
     assign cam_transit = '0;
     assign cam_gid = '0;
+    assign cam_num_children = '0;
+    assign cam_child_x = '0;
+    assign cam_child_y = '0;
+    assign cam_child_route = '0;
     // The barrier unit's one message per cycle, round robin: here only setup/teardown,
     // at the end of their path (taken) or passing through (seen; no register to update).
     logic [$clog2(NumPorts)-1:0] unit_sel;
@@ -445,6 +486,188 @@ module meshsync_router #(
   end
 
   // ---------------------------------------------------------------------------------------
+  // Tree worms: one head a cycle claims its outputs (docs/tree-multicast.md)
+  // ---------------------------------------------------------------------------------------
+  // The claimant: round robin over the inputs whose tree head is at the front, ready and
+  // unclaimed, from the one after the last claimant.
+  localparam int unsigned InW = (NumIn > 1) ? $clog2(NumIn) : 1;
+  logic claim_valid;
+  logic [InW-1:0] claim_idx, claim_rr_q, claim_rr_next;
+  meshsync_rr_pick #(
+    .N    (NumIn),
+    .IdxW (InW)
+  ) u_claim_pick (
+    .req_i   (tree_head & ~tclaimed_q),
+    .start_i (claim_rr_q),
+    .valid_o (claim_valid),
+    .idx_o   (claim_idx),
+    .next_o  (claim_rr_next)
+  );
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) claim_rr_q <= '0;
+    else if (claim_valid) claim_rr_q <= claim_rr_next;
+  end
+
+  logic [FlitW-1:0] claim_flit;
+  logic [PortW-1:0] claim_out;
+  logic [GidW-1:0] claim_gid;
+  logic claim_hit;
+  logic [NumChildrenW-1:0] claim_n;
+  logic [MaxChildren*CoordW-1:0] claim_cx, claim_cy;
+  logic [MaxChildren-1:0] claim_cr;
+  logic [MaxChildren*PortW-1:0] claim_cport;
+  logic [NumOut-1:0] claim_want, claim_ok;
+  logic [NumPorts-1:0] claim_child;
+  logic [NumPorts*CoordW-1:0] claim_px, claim_py;
+  logic [NumPorts-1:0] claim_pr;
+  logic [PortW-1:0] claim_eject;
+
+  always_comb begin
+    claim_flit = '0;
+    claim_out = '0;
+    claim_eject = '0;
+    for (int i = 0; i < NumIn; i++) begin
+      if (claim_idx == InW'(i)) begin
+        claim_flit = tree_flit[i*FlitW +: FlitW];
+        claim_out = tree_out[i*PortW +: PortW];
+        claim_eject = PortW'(eject_of(i));
+      end
+    end
+  end
+  assign claim_gid = claim_flit[meshsync_pkg::TreeGidLsb +: GidW];
+  // The claim reads the group; the route and destination were read at arrival.
+  logic unused_claim;
+  assign unused_claim = ^{claim_flit[FlitW-1:meshsync_pkg::TreeGidLsb + GidW],
+                          claim_flit[meshsync_pkg::TreeGidLsb-1:0]};
+
+  // The CAM, looked up with the registers as they are at the start of the cycle: a member
+  // register of the group gives its children.
+  always_comb begin
+    claim_hit = 1'b0;
+    claim_n = '0;
+    claim_cx = '0;
+    claim_cy = '0;
+    claim_cr = '0;
+    for (int k = 0; k < NumRegsI; k++) begin
+      if (cam_valid[k] && cam_member[k] && (cam_gid[k*GidW +: GidW] == claim_gid)) begin
+        claim_hit = 1'b1;
+        claim_n = cam_num_children[k*NumChildrenW +: NumChildrenW];
+        for (int j = 0; j < int'(MaxChildren); j++) begin
+          claim_cx[j*CoordW +: CoordW] = CoordW'(cam_child_x[(k*MaxChildren + j)*CoordXW +: CoordXW]);
+          claim_cy[j*CoordW +: CoordW] = CoordW'(cam_child_y[(k*MaxChildren + j)*CoordYW +: CoordYW]);
+          claim_cr[j] = cam_child_route[k*MaxChildren + j];
+        end
+      end
+    end
+  end
+
+  // Each child's first hop from here, by its route.
+  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child_port
+    meshsync_route u_child_route (
+      .here_x_i (here_x),
+      .here_y_i (here_y),
+      .dest_x_i (claim_cx[j*CoordW +: CoordW]),
+      .dest_y_i (claim_cy[j*CoordW +: CoordW]),
+      .yx_i     (claim_cr[j]),
+      .port_o   (claim_cport[j*PortW +: PortW])
+    );
+  end
+
+  // What the claimant wants: its routed port in transit; here, the NI and every child's
+  // first hop (a later child behind the same port replaces an earlier one, as in the
+  // model). It gets each output whose tree VC is free and whose buffer behind is empty.
+  always_comb begin
+    claim_want = '0;
+    claim_child = '0;
+    claim_px = '0;
+    claim_py = '0;
+    claim_pr = '0;
+    if (claim_out != meshsync_pkg::PortLocal) begin
+      for (int o = 1; o < NumPorts; o++) begin
+        if (claim_out == PortW'(o)) claim_want[o] = 1'b1;
+      end
+    end else begin
+      for (int o = 0; o < NumOut; o++) begin
+        if (claim_eject == PortW'(o)) claim_want[o] = 1'b1;
+      end
+      if (claim_hit) begin
+        for (int j = 0; j < int'(MaxChildren); j++) begin
+          if (NumChildrenW'(j) < claim_n) begin
+            for (int o = 1; o < NumPorts; o++) begin
+              if (claim_cport[j*PortW +: PortW] == PortW'(o)) begin
+                claim_want[o] = 1'b1;
+                claim_child[o] = 1'b1;
+                claim_px[o*CoordW +: CoordW] = claim_cx[j*CoordW +: CoordW];
+                claim_py[o*CoordW +: CoordW] = claim_cy[j*CoordW +: CoordW];
+                claim_pr[o] = claim_cr[j];
+              end
+            end
+          end
+        end
+      end
+    end
+    for (int o = 0; o < NumOut; o++) begin
+      claim_ok[o] = claim_valid && claim_want[o] && !owner_valid_q[o*3 + 2] &&
+                    ((o == 0) || (o >= NumPorts) || credit_empty[(o % NumPorts)*NumVcs + 4]);
+    end
+  end
+
+  // The state of the worms passing: this cycle's claim included (the claimant may send at
+  // once), and a tail leaving clears its input's.
+  always_comb begin
+    tclaimed_eff = tclaimed_q;
+    touts_eff = touts_q;
+    tchild_eff = tchild_q;
+    tcx_eff = tcx_q;
+    tcy_eff = tcy_q;
+    tcr_eff = tcr_q;
+    for (int i = 0; i < NumIn; i++) begin
+      if (claim_valid && (claim_idx == InW'(i))) begin
+        tclaimed_eff[i] = 1'b1;
+        touts_eff[i*NumOut +: NumOut] = claim_ok;
+        tchild_eff[i*NumPorts +: NumPorts] = claim_child;
+        tcx_eff[i*NumPorts*CoordW +: NumPorts*CoordW] = claim_px;
+        tcy_eff[i*NumPorts*CoordW +: NumPorts*CoordW] = claim_py;
+        tcr_eff[i*NumPorts +: NumPorts] = claim_pr;
+      end
+    end
+  end
+
+  always_comb begin
+    tclaimed_d = tclaimed_eff;
+    touts_d = touts_eff;
+    tchild_d = tchild_eff;
+    tcx_d = tcx_eff;
+    tcy_d = tcy_eff;
+    tcr_d = tcr_eff;
+    for (int i = 0; i < NumIn; i++) begin
+      if (in_gnt[i] && req_tree[i] && req_flit[i*FlitW + FlitW - 2]) begin
+        tclaimed_d[i] = 1'b0;
+        touts_d[i*NumOut +: NumOut] = '0;
+        tchild_d[i*NumPorts +: NumPorts] = '0;
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      tclaimed_q <= '0;
+      touts_q <= '0;
+      tchild_q <= '0;
+      tcx_q <= '0;
+      tcy_q <= '0;
+      tcr_q <= '0;
+    end else begin
+      tclaimed_q <= tclaimed_d;
+      touts_q <= touts_d;
+      tchild_q <= tchild_d;
+      tcx_q <= tcx_d;
+      tcy_q <= tcy_d;
+      tcr_q <= tcr_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
   // Output arbitration, crossbar
   // ---------------------------------------------------------------------------------------
   // The four links are arbitrated first. A flit absorbed and forwarded (req_copy) then
@@ -466,13 +689,17 @@ module meshsync_router #(
   logic local_valid;
   logic [IdxW-1:0] local_idx;
   logic [NumIn-1:0] won_link;  // per input: its request's link granted to it
+  logic [NumIn-1:0] won_links; // per input: every link its tree flit claimed granted to it
+  logic [NumIn-1:0] tree_ni;   // per input: its tree flit claimed its NI output
   logic [NumIn-1:0] ni_req;    // per input: it asks for its NI output
   logic [NumIn-1:0] ni_won;    // per input: its NI output granted to it
 
   for (genvar o = 1; o < NumPorts; o++) begin : gen_link_output
     logic [NumReq-1:0] req;
     for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
-      assign req[i] = req_valid[i] && !req_consume[i] && (req_out[i*PortW +: PortW] == PortW'(o));
+      assign req[i] = req_valid[i] && !req_consume[i] &&
+                      (req_tree[i] ? (!req_drop[i] && touts_eff[i*NumOut + o])
+                                   : (req_out[i*PortW +: PortW] == PortW'(o)));
     end
     if (NumRegs > 0) begin : gen_req_emitter
       assign req[NumIn] = offer[o];
@@ -492,17 +719,22 @@ module meshsync_router #(
 
   always_comb begin
     won_link = '0;
+    won_links = '1;
     for (int i = 0; i < NumIn; i++) begin
       for (int o = 1; o < NumPorts; o++) begin
         if (link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))) won_link[i] = 1'b1;
+        if (touts_eff[i*NumOut + o] && !(link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))))
+          won_links[i] = 1'b0;
       end
     end
   end
 
   for (genvar i = 0; i < NumIn; i++) begin : gen_ni_req
+    assign tree_ni[i] = touts_eff[i*NumOut + eject_of(i)];
     assign ni_req[i] = req_valid[i] && !req_consume[i] &&
-                       (req_copy[i] ? won_link[i]
-                                    : (req_out[i*PortW +: PortW] == meshsync_pkg::PortLocal));
+                       (req_tree[i] ? (!req_drop[i] && tree_ni[i] && won_links[i])
+                                    : req_copy[i] ? won_link[i]
+                                                  : (req_out[i*PortW +: PortW] == meshsync_pkg::PortLocal));
   end
 
   if (1) begin : gen_local_output
@@ -550,6 +782,11 @@ module meshsync_router #(
         if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_copy[i] && !ni_won[i]) begin
           gnt_keep[o] = 1'b0;
         end
+        // A tree flit leaves only with every output it claimed.
+        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_tree[i] &&
+            !(won_links[i] && (!tree_ni[i] || ni_won[i]))) begin
+          gnt_keep[o] = 1'b0;
+        end
       end
     end
   end
@@ -557,7 +794,8 @@ module meshsync_router #(
 
   // Grants back to the requesters: one pop per input, whatever it sent to.
   always_comb begin
-    in_gnt = take;
+    // A dropped tree worm's flit leaves its input through no output.
+    in_gnt = take | (req_valid & req_drop);
     offer_gnt = '0;
     for (int o = 0; o < NumOut; o++) begin
       for (int i = 0; i < NumIn; i++) begin
@@ -575,21 +813,24 @@ module meshsync_router #(
   // (absorbed and forwarded), or is taken by the barrier unit.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      int pops, sent, taken, copies;
-      pops = 0;
-      sent = 0;
-      taken = 0;
-      copies = 0;
+      // Per input: a pop sends its flit to one output, or to a link and its NI output
+      // (absorbed and forwarded), or to every output its tree worm claimed, or to none
+      // (taken by the barrier unit, or a dropped tree worm's).
       for (int i = 0; i < NumIn; i++) begin
-        pops += int'($countones(pop[i*NumVcs +: NumVcs]));
-        taken += int'(take[i]);
-        copies += int'(in_gnt[i] && req_copy[i]);
-        assert ($countones(pop[i*NumVcs +: NumVcs]) <= 1);
+        int outs;
+        outs = 0;
+        for (int o = 0; o < NumOut; o++) begin
+          outs += int'(gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i)));
+        end
+        assert ($countones(pop[i*NumVcs +: NumVcs]) == int'(in_gnt[i]));
+        if (!in_gnt[i] || take[i] || req_drop[i]) begin
+          assert (outs == 0);
+        end else if (req_tree[i]) begin
+          assert (outs == $countones(touts_eff[i*NumOut +: NumOut]));
+        end else begin
+          assert (outs == 1 + int'(req_copy[i]));
+        end
       end
-      for (int o = 0; o < NumOut; o++) begin
-        sent += int'(gnt_used[o] && !by_emitter(gnt_idx[o*IdxW +: IdxW]));
-      end
-      assert (pops == sent + taken - copies);
     end
   end
 `endif
@@ -615,13 +856,20 @@ module meshsync_router #(
   );
 
   // The address flit behind an absorbed head leaves on its link as the forwarded worm's
-  // head; its copy to the NI stays as it came.
+  // head; its copy to the NI stays as it came. A tree head's copy to a child is
+  // readdressed to the child, with the child's route.
   always_comb begin
     out_flit_o = xbar_flit;
     for (int o = 1; o < NumPorts; o++) begin
       for (int i = 0; i < NumIn; i++) begin
         if ((gnt_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_promote[i]) begin
           out_flit_o[o*FlitW + FlitW - 1] = 1'b1;
+        end
+        if ((gnt_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_tree[i] && tchild_eff[i*NumPorts + o] &&
+            req_flit[i*FlitW + FlitW - 1]) begin
+          out_flit_o[o*FlitW + meshsync_pkg::DestXLsb +: CoordW] = tcx_eff[(i*NumPorts + o)*CoordW +: CoordW];
+          out_flit_o[o*FlitW + meshsync_pkg::DestYLsb +: CoordW] = tcy_eff[(i*NumPorts + o)*CoordW +: CoordW];
+          out_flit_o[o*FlitW + meshsync_pkg::RouteBit] = tcr_eff[i*NumPorts + o];
         end
       end
     end
@@ -634,6 +882,13 @@ module meshsync_router #(
     send = '0;
     owner_valid_d = owner_valid_q;
     owner_d = owner_q;
+    // A tree head's claim holds the tree VC of each output it got.
+    for (int o = 0; o < NumOut; o++) begin
+      if (claim_ok[o]) begin
+        owner_valid_d[o*3 + 2] = 1'b1;
+        owner_d[(o*3 + 2)*PortW +: PortW] = PortW'(claim_idx);
+      end
+    end
     for (int o = 0; o < NumOut; o++) begin
       if (out_valid_o[o]) begin
         if (o != 0 && o < NumPorts) begin
@@ -643,10 +898,11 @@ module meshsync_router #(
         end
         // A worm that an input wins holds the output's worm VC until its tail.
         if (!by_emitter(gnt_idx[o*IdxW +: IdxW])) begin
-          for (int k = 0; k < 2; k++) begin
-            if (out_vc_o[o*VcW +: VcW] == ((k == 0) ? meshsync_pkg::VcWorm : meshsync_pkg::VcSnake)) begin
-              owner_valid_d[o*2 + k] = !out_flit_o[o*FlitW + FlitW - 2];
-              owner_d[(o*2 + k)*PortW +: PortW] = PortW'(gnt_idx[o*IdxW +: IdxW]);
+          for (int k = 0; k < 3; k++) begin
+            if (out_vc_o[o*VcW +: VcW] == ((k == 0) ? meshsync_pkg::VcWorm :
+                                           (k == 1) ? meshsync_pkg::VcSnake : meshsync_pkg::VcTree)) begin
+              owner_valid_d[o*3 + k] = !out_flit_o[o*FlitW + FlitW - 2];
+              owner_d[(o*3 + k)*PortW +: PortW] = PortW'(gnt_idx[o*IdxW +: IdxW]);
             end
           end
         end

@@ -42,6 +42,10 @@ inline constexpr Field kMore{24, 1};   // another address flit follows
 // The head's forced first hop, an output port (Port; 0 = Local = none): honoured only by
 // the router the worm is injected into (MP's quadrant ports).
 inline constexpr Field kFirst{21, 3};
+// A tree worm's head (docs/tree-multicast.md): mcast = 1 with base 3, the route R to its
+// destination, and its group.
+inline constexpr std::uint32_t kBaseTree = 3;
+inline constexpr Field kTreeGid{17, 8};
 inline constexpr Field kDestX{0, 7};
 
 // The destination fields bound the meshes the hardware can address.

@@ -179,9 +179,12 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
   // empty buffer); an output whose tree VC another input holds, or whose buffer is not,
   // loses its copy. A tree flit then never waits for anything but the crossbar, which
   // keeps tree worms out of every dependency cycle (docs/tree-multicast.md). One head
-  // claims a cycle, the lowest input's (one CAM lookup and one children read a cycle in
-  // hardware); the others claim in later cycles, against the outputs claimed by then.
-  for (int i = 0; i < inputs(); ++i) {
+  // claims a cycle (one CAM lookup and one children read a cycle in hardware), round
+  // robin over the inputs from the one after the last claimant; the others claim in
+  // later cycles, against the outputs claimed by then.
+  const int n = inputs();
+  for (int k = 0; k < n; ++k) {
+    const int i = (claim_rr_ + k) % n;
     if (!(nonempty_ & queue_mask(i, kTreeVc))) continue;
     TreeIn& t = tree_in(i);
     if (t.claimed) continue;
@@ -202,6 +205,8 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
       if (reg && reg->member())
         for (const ChildLink& ch : reg->setup().children) {
           const int p = index(next_port(coord_, coords_[ch.node], ch.route));
+          // Two children behind one port (not a BTM register): the later one's copy.
+          if ((want >> p) & 1u) links.tree_copy_dropped(id_, p, f.packet, c);
           want |= 1u << p;
           t.to_child = static_cast<std::uint16_t>(t.to_child | (1u << p));
           t.child[static_cast<std::size_t>(p)] = ch.node;
@@ -221,6 +226,7 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
         links.tree_copy_dropped(id_, o, f.packet, c);
       }
     }
+    claim_rr_ = static_cast<std::uint8_t>((i + 1) % n);
     return;
   }
 }
@@ -604,6 +610,21 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
         << " to " << where(b.flit.dest);
       if (b.out == kUnrouted) {
         s << " arriving in cycle " << b.ready;
+      } else if (b.out == kTree) {
+        const TreeIn& t = tree_in(i);
+        s << " (tree worm, gid " << int{b.flit.gid} << ")";
+        if (!t.claimed) {
+          s << " not yet claimed, ready in cycle " << b.ready;
+        } else if (t.outputs == 0) {
+          s << " dropped here";
+        } else {
+          s << " sending to";
+          for (unsigned m = t.outputs; m; m &= m - 1) {
+            const int o = __builtin_ctz(m);
+            s << " " << output_name(o);
+            if (o != index(Port::Local) && o < kPorts) s << " (credits " << credits_[o][v] << ")";
+          }
+        }
       } else if (b.out == kConsume) {
         s << " for the barrier unit";
       } else {

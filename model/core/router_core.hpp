@@ -192,8 +192,8 @@ class RouterCore {
   static constexpr bool injection_input(int input) { return input == 0 || input >= kPorts; }
   // Outputs of a multidestination worm's flits arriving on `input` (absorb, forward).
   void classify_worm(Buffered& b, int input);
-  // The lowest input whose tree head is at the front of its FIFO, ready and unclaimed,
-  // claims its outputs.
+  // One input whose tree head is at the front of its FIFO, ready and unclaimed, claims
+  // its outputs (round robin).
   void claim_tree_outputs(std::uint64_t cycle, RouterLinks& links);
   // The flit a tree worm's flit from `input` puts on output `o` (readdressed to a child).
   Flit tree_copy(int input, int o, const Flit& f) const;
@@ -265,6 +265,7 @@ class RouterCore {
   std::uint32_t pending_ = 0;                 // batches pending, plus 1 while the emitter sends
   Emitter emitter_;
   std::uint8_t unit_rr_ = 0;                  // next input the barrier unit favours
+  std::uint8_t claim_rr_ = 0;                 // next input whose tree head may claim first
   std::uint64_t nonempty_ = 0;                // bit input*kVcs+vc: that input VC holds flits
   std::uint64_t unrouted_ = 0;                // same bits: that input VC holds kUnrouted flits
 };

@@ -38,12 +38,10 @@ class RtlSite final : public ExternalRouter {
   NodeId id() const { return id_; }
 
   std::uint64_t inject(const Flit& f, std::uint64_t cycle, int channel) override {
-    refuse_tree_worm(f);
     local_.at(static_cast<std::size_t>(channel)).push(f, cycle);
     return cycle > 0 ? cycle - 1 : 0;
   }
   std::uint64_t receive(Port in, const Flit& f, std::uint64_t arrival) override {
-    refuse_tree_worm(f);
     auto pos = flits_.end();
     while (pos != flits_.begin() && std::prev(pos)->cycle > arrival - 1) --pos;
     flits_.insert(pos, {arrival - 1, index(in), f});

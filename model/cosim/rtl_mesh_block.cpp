@@ -106,7 +106,8 @@ class BlockSite final : public ExternalRouter {
   BlockSite(RtlMeshBlock& block, NodeId id) : block_(block), id_(id) {}
 
   std::uint64_t inject(const Flit& f, std::uint64_t cycle, int channel) override {
-    refuse_tree_worm(f);
+    // The mesh block's boundary knows the worm VCs 0 and 3 only (docs/tree-multicast.md).
+    if (f.tree) throw ConfigError("tree multicast worms need model or single RTL routers, not the RTL mesh block");
     // find_mesh_build refuses all-port runs: the mesh top's NIs are one-port.
     if (channel != 0) throw std::logic_error("the RTL mesh block has one injection channel per node");
     local_.push(f, cycle);

@@ -15,6 +15,9 @@ std::uint32_t encode_flit(const Flit& f, const MeshShape& mesh) {
   const Coord d = mesh.coord(f.dest);
   const std::uint32_t where =
       ff::kDestY.put(static_cast<std::uint32_t>(d.y)) | ff::kDestX.put(static_cast<std::uint32_t>(d.x));
+  if (f.tree)
+    return flags | ff::kRoute.put(f.route == Route::YX) | ff::kMcast.put(1) | ff::kBase.put(ff::kBaseTree) |
+           ff::kTreeGid.put(f.gid) | where;
   if (f.mcast)
     return flags | ff::kMcast.put(1) | ff::kBase.put(static_cast<std::uint32_t>(f.base)) |
            ff::kMore.put(f.more) | ff::kFirst.put(static_cast<std::uint32_t>(f.first)) | where;
@@ -65,6 +68,7 @@ RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_p
                                           {"MeshH", &p.mesh_h},
                                           {"BufferDepth", &p.buffer_depth},
                                           {"SyncBufferDepth", &p.sync_buffer_depth},
+                                          {"TreeBufferDepth", &p.tree_buffer_depth},
                                           {"NumRegs", &p.num_regs},
                                           {"MaxChildren", &p.max_children},
                                           {"Trn", &p.trn},
@@ -91,6 +95,7 @@ NetworkConfig network_config(const RtlParams& p) {
   c.timing.trm = static_cast<std::uint32_t>(p.trm);
   c.router.buffer_depth = static_cast<std::uint32_t>(p.buffer_depth);
   c.router.sync_buffer_depth = static_cast<std::uint32_t>(p.sync_buffer_depth);
+  c.router.tree_buffer_depth = static_cast<std::uint32_t>(p.tree_buffer_depth);
   c.router.barrier_registers = static_cast<std::uint32_t>(p.num_regs);
   c.router.max_children = static_cast<std::uint32_t>(p.max_children);
   c.router.ni_ports = static_cast<std::uint32_t>(p.ni_ports);
@@ -101,6 +106,7 @@ RtlParams router_params(const NetworkConfig& c) {
   RtlParams p;
   p.buffer_depth = static_cast<int>(c.router.buffer_depth);
   p.sync_buffer_depth = static_cast<int>(c.router.sync_buffer_depth);
+  p.tree_buffer_depth = static_cast<int>(c.router.tree_buffer_depth);
   p.num_regs = static_cast<int>(c.router.barrier_registers);
   p.max_children = static_cast<int>(c.router.max_children);
   p.trn = static_cast<int>(c.timing.trn);
@@ -113,6 +119,7 @@ bool matches(const RtlParams& p, const NetworkConfig& c) {
   const NetworkConfig r = network_config(p);
   return r.router.buffer_depth == c.router.buffer_depth &&
          r.router.sync_buffer_depth == c.router.sync_buffer_depth &&
+         r.router.tree_buffer_depth == c.router.tree_buffer_depth &&
          r.router.barrier_registers == c.router.barrier_registers &&
          r.router.max_children == c.router.max_children && r.timing.trn == c.timing.trn &&
          r.timing.trm == c.timing.trm && r.router.ni_ports == c.router.ni_ports &&
@@ -122,6 +129,7 @@ bool matches(const RtlParams& p, const NetworkConfig& c) {
 std::string describe_router(const RtlParams& p) {
   std::ostringstream s;
   s << "buffer-depth " << p.buffer_depth << ", sync-buffer-depth " << p.sync_buffer_depth
+    << ", tree-buffer-depth " << p.tree_buffer_depth
     << ", barrier-registers " << p.num_regs << ", max-children " << p.max_children << ", trn "
     << p.trn << ", trm " << p.trm << ", " << (p.ni_ports == 1 ? "one-port" : "all-port") << " NI";
   return s.str();

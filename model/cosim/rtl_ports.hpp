@@ -16,15 +16,11 @@
 
 namespace meshsync::rtl {
 
-// Virtual channels of the RTL router: the model's first four (the worm VC, two sync VCs
-// and the snake VC of multidestination worms). Tree worms (VC 4) run on model routers
-// only; the co-simulation refuses them (rtl_mesh.cpp).
-inline constexpr int kRtlVcs = 4;
-// Refuses a tree worm at an RTL router (with one line: the run stops as a configuration
-// error).
-inline void refuse_tree_worm(const Flit& f) {
-  if (f.tree) throw ConfigError("tree multicast worms need model routers: the RTL router has no tree VC");
-}
+// Virtual channels of the RTL router: all of the model's (the worm VC, two sync VCs, the
+// snake VC of multidestination worms and the tree VC).
+inline constexpr int kRtlVcs = kVcs;
+// VC numbers on the RTL's ports.
+inline constexpr int kRtlVcBits = 3;
 // Inputs and outputs of the widest router (all-port NI): the five ports, injection
 // channels 1-3 on inputs 5-7, the ejection outputs of inputs +X..-Y on outputs 5-8
 // (docs/microarchitecture.md "NI ports"). A one-port router uses the first five.
@@ -49,6 +45,7 @@ struct RtlParams {
   int mesh_h = 8;
   int buffer_depth = static_cast<int>(RouterParams{}.buffer_depth);
   int sync_buffer_depth = static_cast<int>(RouterParams{}.sync_buffer_depth);
+  int tree_buffer_depth = static_cast<int>(RouterParams{}.tree_buffer_depth);
   int num_regs = static_cast<int>(RouterParams{}.barrier_registers);
   int max_children = static_cast<int>(RouterParams{}.max_children);
   int trn = static_cast<int>(Timing{}.trn);

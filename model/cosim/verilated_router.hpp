@@ -110,7 +110,7 @@ class VerilatedRouter final : public RtlRouter {
     RtlOutputs o;
     for (int p = 0; p < params_.outputs(); ++p) {
       o.out_valid[p] = (m_->out_valid_o >> p) & 1u;
-      o.out_vc[p] = static_cast<std::uint8_t>((m_->out_vc_o >> (2 * p)) & 3u);
+      o.out_vc[p] = static_cast<std::uint8_t>((m_->out_vc_o >> (kRtlVcBits * p)) & ((1u << kRtlVcBits) - 1));
       o.out_flit[p] = m_->out_flit_o[p];
     }
     for (int p = 0; p < kPorts; ++p)
@@ -161,7 +161,7 @@ class VerilatedRouter final : public RtlRouter {
     std::uint32_t valid = 0, vc = 0, credit = 0;
     for (int p = 0; p < params_.inputs(); ++p) {
       valid |= static_cast<std::uint32_t>(in.in_valid[p]) << p;
-      vc |= static_cast<std::uint32_t>(in.in_vc[p] & 3u) << (2 * p);
+      vc |= static_cast<std::uint32_t>(in.in_vc[p] & ((1u << kRtlVcBits) - 1)) << (kRtlVcBits * p);
       m_->in_flit_i[p] = in.in_flit[p];
     }
     for (int p = 0; p < kPorts; ++p)

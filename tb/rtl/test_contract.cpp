@@ -81,6 +81,9 @@ TEST_CASE("contract: the address flit's fields are flit_format.hpp's, in disjoin
   CHECK(v.at("FirstW") == ff::kFirst.width);
   // The forced first hop is an output port index.
   CHECK(v.at("FirstW") == v.at("PortW"));
+  CHECK(v.at("BaseTree") == ff::kBaseTree);
+  CHECK(v.at("TreeGidLsb") == ff::kTreeGid.lsb);
+  CHECK(v.at("GidW") == ff::kTreeGid.width);
   CHECK((1L << ff::kFirst.width) > static_cast<long>(Port::MinusY));
   // No bit of an address flit serves two fields.
   const ff::Field fields[] = {ff::kHead, ff::kTail, ff::kSync,  ff::kRoute, ff::kMcast,
@@ -110,6 +113,8 @@ TEST_CASE("contract: meshsync_pkg's ports, VCs and sync codes are the model's", 
   CHECK(v.at("NumPorts") == kPorts);
   CHECK(v.at("NumVcs") == rtl::kRtlVcs);
   CHECK(v.at("VcWorm") == kWormVc);
+  CHECK(v.at("VcSnake") == kSnakeVc);
+  CHECK(v.at("VcTree") == kTreeVc);
   CHECK(v.at("PortLocal") == static_cast<long>(Port::Local));
   CHECK(v.at("PortPlusX") == static_cast<long>(Port::PlusX));
   CHECK(v.at("PortMinusX") == static_cast<long>(Port::MinusX));

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <tuple>
 #include <set>
 
 #include "model/core/network_core.hpp"
@@ -50,6 +51,35 @@ std::uint64_t send_tree(NetworkCore& net, RecordingSink& sink, NodeId src, const
 
 const Timing kTimings[] = {{1000, 5, 5, 30}, {7, 1, 1, 3}, {50, 3, 2, 9}};
 
+// Every copy that reached a node is whole: `length` flits of one packet, the last a tail.
+void check_whole_copies(const RecordingSink& sink) {
+  std::map<std::pair<std::uint64_t, NodeId>, std::vector<Flit>> copies;
+  for (const auto& e : sink.out) copies[{e.flit.packet, e.node}].push_back(e.flit);
+  for (const auto& [key, flits] : copies) {
+    INFO("packet " << key.first << " at node " << key.second);
+    CHECK(flits.size() == flits.front().length);
+    CHECK(flits.back().tail);
+  }
+}
+
+// The longest tree worm that cannot meet an earlier copy of itself at zero load: a later
+// copy reaches a link an earlier one crossed no sooner than two hops and two member
+// routers later (docs/tree-multicast.md).
+std::uint16_t self_safe_length(const Timing& t) {
+  return static_cast<std::uint16_t>(std::min<std::uint32_t>(66, 2 * (t.tp + t.trn) + 2 * t.trm));
+}
+
+// One router driven by hand: what it sends, and the copies it drops.
+struct Recorder : RouterLinks {
+  std::vector<std::tuple<int, Flit, std::uint64_t>> sent;  // output, flit, cycle
+  std::vector<std::tuple<int, std::uint64_t, std::uint64_t>> dropped;  // output, packet, cycle
+  void flit_out(NodeId, int port, const Flit& f, std::uint64_t cycle) override { sent.emplace_back(port, f, cycle); }
+  void credit_out(NodeId, int, int, std::uint64_t) override {}
+  void tree_copy_dropped(NodeId, int output, std::uint64_t packet, std::uint64_t cycle) override {
+    dropped.emplace_back(output, packet, cycle);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("tree worms: every member gets one whole copy at the formula's cycle", "[core][tree]") {
@@ -61,19 +91,19 @@ TEST_CASE("tree worms: every member gets one whole copy at the formula's cycle",
         const BarrierTree tree = build_btm_tree(mesh, parse_members(spec, mesh, 3));
         const std::vector<NodeId> members = member_nodes(tree);
         // From the tree's root, and from a member at the edge of the tree.
-        for (const NodeId src : {tree.root(), members.back()}) {
+        for (const NodeId src : {tree.root(), members.back()})
+          for (const std::uint16_t length : {std::uint16_t{6}, self_safe_length(t)}) {
           NetworkCore net(cfg);
           RecordingSink sink;
           net.set_sink(&sink);
           program(net, tree, 9);
-          const std::uint16_t length = 6;
           const std::uint64_t start = 10;
           send_tree(net, sink, src, tree, 9, length, start);
           net.run_until_idle();
-          INFO("ts " << t.ts << " ports " << ports << " members " << spec << " src " << src);
+          INFO("ts " << t.ts << " ports " << ports << " members " << spec << " src " << src << " length " << length);
           CHECK(sink.board.errors().empty());
-          CHECK(sink.board.in_flight() == 0);
           CHECK(net.counters().tree_copies_dropped == 0);
+          check_whole_copies(sink);
           std::map<NodeId, std::vector<std::uint64_t>> arrivals;
           for (const auto& e : sink.out) arrivals[e.node].push_back(e.cycle);
           CHECK(arrivals.size() == members.size());
@@ -147,7 +177,67 @@ TEST_CASE("tree worms: concurrent groups drop copies, never wait, and the mesh d
     INFO("ports " << ports << ": " << sent << " tree worms, " << net.counters().tree_copies_dropped << " copies dropped");
     CHECK(sink.board.errors().empty());
     CHECK(sink.board.in_flight() == 0);  // every unicast worm arrived
+    check_whole_copies(sink);
     CHECK(net.counters().tree_copies_dropped > 0);  // the load does make them compete
     for (NodeId n = 0; n < static_cast<NodeId>(mesh.nodes()); ++n) CHECK(net.router(n).idle());
   }
+}
+
+TEST_CASE("tree worms: one head claims a cycle; an output another worm holds loses its copy", "[core][tree]") {
+  const MeshShape mesh{8, 8};
+  const NetworkConfig cfg = config(mesh, {7, 1, 2, 3});
+  std::vector<Coord> coords;
+  for (NodeId n = 0; n < static_cast<NodeId>(mesh.nodes()); ++n) coords.push_back(mesh.coord(n));
+  const NodeId here = mesh.id({3, 3}), east = mesh.id({6, 3});
+  RouterCore r(here, {3, 3}, cfg, coords.data());
+  Recorder out;
+  // Two three-flit tree worms in transit to (6,3), on inputs +X and +Y, arriving together:
+  // both want output +X.
+  const auto a = make_tree_worm(1, 0, east, 7, 3, 0), b = make_tree_worm(2, 0, east, 7, 3, 0);
+  for (std::uint64_t k = 0; k < 3; ++k) {
+    r.receive(Port::PlusX, a[k], 10 + k);
+    r.receive(Port::PlusY, b[k], 10 + k);
+  }
+  for (std::uint64_t c = 10; c < 40; ++c) r.step(c, out);
+  // Ready in cycle 10 + trn - 1 = 11: input +X claims then, +Y a cycle later, finds the
+  // output held and loses its copy; its flits leave through no output.
+  REQUIRE(out.dropped.size() == 1);
+  CHECK(out.dropped[0] == std::make_tuple(index(Port::PlusX), std::uint64_t{2}, std::uint64_t{12}));
+  REQUIRE(out.sent.size() == 3);
+  for (const auto& [o, f, c] : out.sent) {
+    CHECK(o == index(Port::PlusX));
+    CHECK(f.packet == 1);
+  }
+  CHECK(std::get<2>(out.sent[0]) == 11);
+  CHECK(r.idle());
+}
+
+TEST_CASE("tree worms: a copy needs an empty buffer behind its output", "[core][tree]") {
+  const MeshShape mesh{8, 8};
+  const NetworkConfig cfg = config(mesh, {7, 1, 2, 3});
+  std::vector<Coord> coords;
+  for (NodeId n = 0; n < static_cast<NodeId>(mesh.nodes()); ++n) coords.push_back(mesh.coord(n));
+  const NodeId here = mesh.id({3, 3}), east = mesh.id({6, 3});
+  RouterCore r(here, {3, 3}, cfg, coords.data());
+  Recorder out;
+  const auto send = [&](std::uint64_t packet, std::uint64_t at) {
+    const auto w = make_tree_worm(packet, 0, east, 7, 3, 0);
+    for (std::uint64_t k = 0; k < 3; ++k) r.receive(Port::MinusX, w[k], at + k);
+  };
+  send(1, 10);
+  for (std::uint64_t c = 10; c < 30; ++c) r.step(c, out);
+  REQUIRE(out.sent.size() == 3);
+  // Its three flits are still in the next router's buffer (no credit came back): the
+  // next worm finds the VC free but no room for a whole worm, and is dropped.
+  send(2, 30);
+  for (std::uint64_t c = 30; c < 50; ++c) r.step(c, out);
+  CHECK(out.sent.size() == 3);
+  REQUIRE(out.dropped.size() == 1);
+  CHECK(std::get<1>(out.dropped[0]) == 2);
+  // With the credits back, the buffer is empty and the next worm goes.
+  for (int k = 0; k < 3; ++k) r.return_credit(Port::PlusX, kTreeVc, 50);
+  send(3, 50);
+  for (std::uint64_t c = 50; c < 70; ++c) r.step(c, out);
+  CHECK(out.sent.size() == 6);
+  CHECK(out.dropped.size() == 1);
 }
