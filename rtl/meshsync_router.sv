@@ -491,6 +491,7 @@ module meshsync_router #(
   // The claimant: round robin over the inputs whose tree head is at the front, ready and
   // unclaimed, from the one after the last claimant.
   localparam int unsigned InW = (NumIn > 1) ? $clog2(NumIn) : 1;
+  localparam int unsigned OutW = $clog2(NumOut);
   logic claim_valid;
   logic [InW-1:0] claim_idx, claim_rr_q, claim_rr_next;
   meshsync_rr_pick #(
@@ -520,7 +521,8 @@ module meshsync_router #(
   logic [NumPorts-1:0] claim_child;
   logic [NumPorts*CoordW-1:0] claim_px, claim_py;
   logic [NumPorts-1:0] claim_pr;
-  logic [PortW-1:0] claim_eject;
+  // The claimant's NI output: Local, or (all-port) its link's ejection output 5-8.
+  logic [OutW-1:0] claim_eject;
 
   always_comb begin
     claim_flit = '0;
@@ -530,7 +532,7 @@ module meshsync_router #(
       if (claim_idx == InW'(i)) begin
         claim_flit = tree_flit[i*FlitW +: FlitW];
         claim_out = tree_out[i*PortW +: PortW];
-        claim_eject = PortW'(eject_of(i));
+        claim_eject = OutW'(eject_of(i));
       end
     end
   end
@@ -588,7 +590,7 @@ module meshsync_router #(
       end
     end else begin
       for (int o = 0; o < NumOut; o++) begin
-        if (claim_eject == PortW'(o)) claim_want[o] = 1'b1;
+        if (claim_eject == OutW'(o)) claim_want[o] = 1'b1;
       end
       if (claim_hit) begin
         for (int j = 0; j < int'(MaxChildren); j++) begin

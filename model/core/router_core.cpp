@@ -205,6 +205,9 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
       if (reg && reg->member())
         for (const ChildLink& ch : reg->setup().children) {
           const int p = index(next_port(coord_, coords_[ch.node], ch.route));
+          // A register listing this router among its children (not a BTM register) gets
+          // no copy for it: the NI's copy is the worm as it came.
+          if (p == index(Port::Local)) continue;
           // Two children behind one port (not a BTM register): the later one's copy.
           if ((want >> p) & 1u) links.tree_copy_dropped(id_, p, f.packet, c);
           want |= 1u << p;

@@ -19,7 +19,8 @@ std::string BenchStats::summary() const {
   s << cycles << " cycles, " << flits_compared << " flits and " << credits_compared
     << " credits compared, " << idle_cycles << " idle cycles; " << worms << " worms, "
     << multicast_worms << " multidestination worms (" << absorbed << " absorbed here, "
-    << forced_first_hops << " with a forced first hop), "
+    << forced_first_hops << " with a forced first hop), " << tree_worms << " tree worms (" << tree_here
+    << " addressed here, " << tree_flits_out << " tree flits out), "
     << sync_messages << " sync messages; " << channel_flits_in << " flits in on injection channels 1-3, "
     << channel_flits_out << " out on ejection outputs; "
     << programs_ok << " programs ok, " << programs_failed << " failed, " << frees
@@ -132,7 +133,7 @@ class Bench {
     for (int p = 0; p < kPorts; ++p)
       for (int v = 1; v < kRtlVcs; ++v)
         for (const Flit& f : q_[p][v])
-          if (f.gid == gid) return true;
+          if (f.sync && f.gid == gid) return true;
     return false;
   }
 
@@ -147,6 +148,7 @@ class Bench {
       if (!mo.out[o]) continue;
       const Flit& f = *mo.out[o];
       if (o >= kPorts) ++stats_.channel_flits_out;
+      if (f.tree) ++stats_.tree_flits_out;
       if (o != 0 && o < kPorts) {  // a link: the downstream buffer frees the slot later
         std::uint64_t due = c + 1 + static_cast<std::uint64_t>(opt_.link_delay) + uniform(0, 2);
         due = std::max(due, stall_until_[o]);
@@ -193,6 +195,7 @@ class Bench {
     for (int p = 0; p < ls_.inputs(); ++p) {
       if (q_[p][0].size() < 4 && chance(opt_.worm_rate)) queue_worm(p);
       if (q_[p][kSnakeVc].size() < 4 && chance(opt_.mcast_rate)) queue_multicast(p);
+      if (q_[p][kTreeVc].size() < 16 && chance(opt_.tree_rate)) queue_tree(p);
       if (p < kPorts && chance(opt_.sync_rate)) queue_other_sync(p);
     }
   }
@@ -278,6 +281,26 @@ class Bench {
       q_[p][f.vc()].push_back(f);
     }
     ++stats_.multicast_worms;
+  }
+
+  // A tree worm as it would reach this router on input `p`: addressed here (a member
+  // router of its group, or a router without the group's register) or passing through.
+  void queue_tree(int p) {
+    const bool player_gid = opt_.players > 0 && chance(0.6);
+    const auto gid = player_gid ? static_cast<std::uint8_t>(kFirstPlayerGid + uniform(0, opt_.players - 1))
+                                : static_cast<std::uint8_t>(kFirstPoolGid + uniform(0, kPoolGids - 1));
+    const bool here = chance(0.5);
+    const NodeId dest = here ? ls_.self() : random_other_node();
+    const auto length = static_cast<std::uint16_t>(uniform(1, 16));
+    const Route route = chance(0.5) ? Route::YX : Route::XY;
+    ++worm_id_;
+    for (Flit f : make_tree_worm(worm_id_, 0, dest, gid, length, 0)) {
+      f.route = route;
+      if (!f.head) f.payload = static_cast<std::uint32_t>(rng_.bits());
+      q_[p][kTreeVc].push_back(f);
+    }
+    ++stats_.tree_worms;
+    stats_.tree_here += here;
   }
 
   void queue_other_sync(int p) {

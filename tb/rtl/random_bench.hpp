@@ -7,6 +7,8 @@
 //   - downstream: every flit on a non-Local output is freed after a delay (sometimes a long
 //     stall) and its credit returned, one credit per (port, VC) and cycle;
 //   - all-port routers: worms and multidestination worms on injection channels 1-3 too;
+//   - tree worms of 1 to 16 flits on VC 4, of the players' groups (whose registers give
+//     children) or of groups with no register, addressed here or passing through, XY or YX;
 //   - traffic: worms of 1 to 24 flits to any node; multidestination worms (XY, Hu, Hl) of
 //     1 to 4 addresses and 1 to 12 data flits, absorbed here or passing through, half of
 //     the snake ones with a forced first hop (honoured on Local only), with
@@ -37,6 +39,7 @@ struct BenchOptions {
   double worm_rate = 0.04;  // per port and cycle: a new worm is queued
   double mcast_rate = 0.02; // per port and cycle: a new multidestination worm is queued
   double sync_rate = 0.02;  // per port and cycle: a sync message not played by a group
+  double tree_rate = 0.01;  // per port and cycle: a new tree worm is queued
   int players = 6;          // groups played at this router
   bool stalls = true;       // downstream ports stall now and then
 };
@@ -50,6 +53,9 @@ struct BenchStats {
   std::uint64_t multicast_worms = 0;
   std::uint64_t absorbed = 0;      // multidestination worms with this router among their destinations
   std::uint64_t forced_first_hops = 0;  // injected on Local with a forced first hop to honour
+  std::uint64_t tree_worms = 0;         // tree worms queued (docs/tree-multicast.md) ...
+  std::uint64_t tree_here = 0;          // ... of them addressed to this router
+  std::uint64_t tree_flits_out = 0;     // tree flits the router sent (copies count apiece)
   std::uint64_t sync_messages = 0;
   std::uint64_t channel_flits_in = 0;   // all-port: flits in on injection channels 1-3
   std::uint64_t channel_flits_out = 0;  // all-port: flits out on the ejection outputs 5-8

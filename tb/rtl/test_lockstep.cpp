@@ -121,3 +121,19 @@ TEST_CASE("lockstep: all-port NI (injection channels 1-3, an ejection output per
   CHECK(r.stats.forced_first_hops > 100);
   CHECK(r.stats.epochs > 50);
 }
+
+TEST_CASE("lockstep: tree worms (claims, copies to children, drops) beside every other class",
+          "[lockstep][tree]") {
+  for (const char* config : {"default", "allport", "small"}) {
+    BenchOptions opt;
+    opt.cycles = 60000;
+    opt.seed = 19;
+    opt.tree_rate = 0.03;
+    opt.load = 0.8;
+    const BenchResult r = run(config, opt);
+    CHECK(r.stats.tree_worms > 1000);
+    CHECK(r.stats.tree_here > 500);
+    // Copies to children and to the NI: more tree flits out than came in on one path.
+    CHECK(r.stats.tree_flits_out > 10000);
+  }
+}
