@@ -255,6 +255,12 @@ class RtlSite final : public ExternalRouter {
     const auto as_sent = [&](int p) {
       Flit f = *popped[p];
       if (head && promote[p]) f.head = true;  // the forwarded worm's new head
+      // A tree head's copy to a child leaves readdressed to the child, with its route.
+      if (head && f.tree && flit_format::kMcast.get(bits) && flit_format::kBase.get(bits) == flit_format::kBaseTree) {
+        const Coord to{static_cast<int>(flit_format::kDestX.get(bits)), static_cast<int>(flit_format::kDestY.get(bits))};
+        if (mesh_.contains(to)) f.dest = mesh_.id(to);
+        f.route = flit_format::kRoute.get(bits) ? Route::YX : Route::XY;
+      }
       return f;
     };
     const auto sends = [&](int p) {
@@ -271,7 +277,7 @@ class RtlSite final : public ExternalRouter {
     };
     std::optional<int> from;
     if (is_worm_vc(vc) && !head) {
-      from = worm_from_[o][vc == kSnakeVc];
+      from = worm_from_[o][worm_slot(vc)];
     } else {
       for (int p = 0; p < inputs() && !from; ++p)
         if (can_use(p) && sends(p)) from = p;
@@ -286,7 +292,7 @@ class RtlSite final : public ExternalRouter {
       throw LockstepError("RTL router " + where(mesh_, id_) + " sent " + describe_flit(bits) +
                           " on port " + output_label(o) + " in cycle " + std::to_string(c) +
                           ", a flit no input holds");
-    if (is_worm_vc(vc)) worm_from_[o][vc == kSnakeVc] = tail ? -1 : *from;
+    if (is_worm_vc(vc)) worm_from_[o][worm_slot(vc)] = tail ? -1 : *from;
     return *f;
   }
 
@@ -303,9 +309,10 @@ class RtlSite final : public ExternalRouter {
   RegOp op_ = RegOp::None;
   bool reg_ok_ = false;
   std::array<std::array<std::deque<Flit>, kRtlVcs>, kRtlInputs> inside_;
-  // Input holding each output's worm VCs (VC 0, VC 3).
-  std::array<std::array<int, 2>, kRtlOutputs> worm_from_ = [] {
-    std::array<std::array<int, 2>, kRtlOutputs> a{};
+  // Input holding each output's worm VCs (VC 0, VC 3, VC 4).
+  static constexpr int worm_slot(int vc) { return vc == kWormVc ? 0 : vc == kSnakeVc ? 1 : 2; }
+  std::array<std::array<int, 3>, kRtlOutputs> worm_from_ = [] {
+    std::array<std::array<int, 3>, kRtlOutputs> a{};
     for (auto& o : a) o.fill(-1);
     return a;
   }();

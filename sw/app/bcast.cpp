@@ -16,6 +16,7 @@
 #include "../runtime/broadcast_run.hpp"
 #include "../runtime/two_stage_run.hpp"
 #include "commands.hpp"
+#include "cosim_attach.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 
@@ -151,8 +152,8 @@ int run_bcast(const BcastOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   const NetworkConfig& cfg = o.net.config;
   cfg.validate();
-  if (!o.net.rtl.empty() || !o.net.lockstep.empty() || !o.net.trace.empty())
-    throw ConfigError("bcast runs on the model routers only: --rtl, --lockstep and --trace are not available");
+  if ((!o.net.rtl.empty() || !o.net.lockstep.empty() || !o.net.trace.empty()) && !o.slow_link.empty())
+    throw ConfigError("--slow-link needs model routers: an RTL router's pipeline fixes its links' timing");
   const MeshShape& mesh = cfg.mesh;
   const std::vector<NodeId> nodes = parse_members(o.comm, mesh, o.seed);
   std::optional<SlowLink> slow;
@@ -178,6 +179,8 @@ int run_bcast(const BcastOptions& o) {
   const std::uint64_t jitter = cfg.timing.tp + cfg.timing.trn;
 
   Machine& machine = *new Machine(cfg);  // never destroyed (commands.cpp says why)
+  // RTL routers in place of the model's (--rtl, --lockstep, --trace; docs/cosim.md).
+  const Cosim& cosim = *new Cosim(attach_rtl(machine, o.net, o.seed));
   machine.mesh().set_datagram_loss(o.loss, o.seed);
   TwoStageOptions two_stage;
   two_stage.stage0 = o.stage0 == "none" ? Stage0::None : o.stage0 == "delay" ? Stage0::Delay : Stage0::Sync;
@@ -250,6 +253,7 @@ int run_bcast(const BcastOptions& o) {
            {"seed", o.seed}, {"repeat", o.repeat}, {"algorithms", algos}};
     if (slow) j["slow_link"] = json{{"link", o.slow_link}, {"from_run", o.slow_at}};
     j.update(json(cfg));
+    if (cosim.rtl) j["rtl"] = cosim;
     j["commit"] = MESHSYNC_COMMIT;
     j["wall_seconds"] = wall;
     std::cout << j.dump(2) << "\n";
@@ -291,6 +295,7 @@ int run_bcast(const BcastOptions& o) {
       fmt::print("* fewer than {} ranks (--threshold): TUNED's binomial broadcast ran\n", o.threshold);
       break;
     }
+  print_cosim(cosim);
   fmt::print("wall time {:.3f} s\n", wall);
   return 0;
 }

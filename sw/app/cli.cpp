@@ -218,6 +218,9 @@ CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
 CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
   auto* bcast = app.add_subcommand("bcast", "broadcast over point-to-point messages: binomial or adaptive tree (docs/broadcast.md)");
   add_network_options(bcast, o.net);
+  const std::map<std::string, std::uint32_t> ni{{"one-port", 1}, {"all-port", 4}};
+  add_names(bcast, "--ni", o.net.config.router.ni_ports, ni, "one-port | all-port (4 injection, 4 ejection channels)")
+      ->default_str("one-port");
   bcast->add_option("--comm", o.comm, "the ranks: all | random:N | x,y;x,y;... (rank i = i-th in node order)")
       ->capture_default_str();
   add_number(bcast, "--root", o.root, "the root rank", kNonNegative);

@@ -619,6 +619,28 @@ TEST_CASE("cli: multicast with RTL routers in lockstep gives the model's arrival
     CHECK(a.at("rtl").at("router_cycles_compared").get<std::uint64_t>() > 200);
   }
 }
+
+TEST_CASE("cli: the two-stage broadcast on RTL routers in lockstep: the model's cycles, every tree copy",
+          "[cli][rtl][bcast][tree]") {
+  // Stage 1's tree worms through every router of the mesh, each compared with the model
+  // every cycle; one-port (default) and all-port RTL builds.
+  const std::string ni = GENERATE(as<std::string>{}, "one-port", "all-port");
+  INFO("--ni " << ni);
+  const std::vector<std::string> base = {"bcast", "--mesh", "8x8", "--comm", "random:30", "--root", "3",
+                                         "--algo", "twostage", "--bytes", "300", "--mtu", "64", "--skew", "1500",
+                                         "--loss", "0.2", "--ni", ni, "--json"};
+  const json model = run_json(base);
+  auto rtl_args = base;
+  rtl_args.insert(rtl_args.end(), {"--lockstep", "all"});
+  const json rtl = run_json(rtl_args);
+  const json& m = model.at("algorithms").at(0).at("runs").at(0);
+  const json& r = rtl.at("algorithms").at(0).at("runs").at(0);
+  CHECK(r.at("ranks") == m.at("ranks"));
+  CHECK(r.at("two_stage") == m.at("two_stage"));
+  CHECK(r.at("two_stage").at("copies_kept").get<int>() > 50);
+  CHECK(rtl.at("rtl").at("lockstep") == 64);
+  CHECK(rtl.at("rtl").at("router_cycles_compared").get<std::uint64_t>() > 10000);
+}
 #endif
 
 TEST_CASE("cli: multicast --json gives simulated arrivals beside the analytic sum, the same for a seed",
@@ -836,7 +858,7 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
   expect_error_naming({"bcast", "--algo", "twostage", "--stage0", "wait"}, "--stage0");
   expect_error_naming({"bcast", "--algo", "twostage", "--threshold", "1"}, "--threshold");
   expect_error_naming({"bcast", "--algo", "twostage", "--root-delay", "-5"}, "--root-delay");
-  expect_error_naming({"bcast", "--algo", "twostage", "--rtl", "all"}, "--rtl");
+  expect_error_naming({"bcast", "--algo", "adaptive", "--rtl", "all", "--slow-link", "1,0:+X:100"}, "--slow-link");
   expect_error_naming({"bcast", "--algo", "twostage", "--bytes", "1000", "--mtu", "512"}, "--tree-buffer-depth");
   expect_error_naming({"bcast", "--tree-buffer-depth", "1"}, "tree buffer depth");
   expect_error_naming({"bcast", "--algo", "tree"}, "--algo");
