@@ -101,6 +101,7 @@ json row_json(const BcastRow& row, bool per_rank, const MeshShape& mesh) {
     for (int k : t.penalty_rounds) worst = std::max(worst, k);
     j["two_stage"] = json{{"fragments", t.fragments}, {"sync_rank", t.sync_rank ? json(*t.sync_rank) : json(nullptr)},
                           {"multicasts", t.multicasts}, {"reliable_sends", t.reliable_sends},
+                          {"chain_received", t.chain_received},
                           {"copies_kept", t.copies_kept}, {"copies_unposted", t.copies_unposted},
                           {"copies_lost", t.copies_lost}, {"copies_dropped_in_routers", t.copies_dropped},
                           {"max_penalty_rounds", worst}};

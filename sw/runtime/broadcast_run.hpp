@@ -50,7 +50,8 @@ struct TwoStageStats {
   std::size_t fragments = 0;
   std::optional<Rank> sync_rank;  // stage 0 "sync": the rank the root waited for
   std::uint64_t multicasts = 0;      // stage 1: tree multicasts the root sent (F)
-  std::uint64_t reliable_sends = 0;  // stage 2: chain messages, (P-1) F
+  std::uint64_t reliable_sends = 0;  // stage 2: chain messages sent, (P-1) F ...
+  std::uint64_t chain_received = 0;  // ... and taken by their receivers
   // Stage 1 copies: taken by a rank, dropped at an NI with no receive posted (the rank
   // had not entered, or had finished), dropped by the extra loss, dropped in a router.
   std::uint64_t copies_kept = 0, copies_unposted = 0, copies_lost = 0, copies_dropped = 0;

@@ -216,6 +216,8 @@ void TwoStageRun::check_buffers() {
   t.copies_unposted += after.unposted;
   t.copies_lost += after.lost;
   t.copies_dropped += m_.mesh().core().counters().tree_copies_dropped;
+  t.chain_received = 0;
+  for (const RankState& s : state_) t.chain_received += s.chain_in;
   // Penalty rounds per fragment along the chain, the most of them per rank.
   const std::size_t P = nodes_.size();
   t.penalty_rounds.assign(P, 0);
