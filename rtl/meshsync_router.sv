@@ -115,8 +115,9 @@ module meshsync_router #(
   localparam int unsigned CntW = (MaxDelay > 1) ? $clog2(MaxDelay) : 1;
   // At most one CS path per other node crosses a router.
   localparam int unsigned PathRefsW = $clog2(MeshW * MeshH);
-  // Signed loop bound: no constant-comparison warning when there are no registers.
+  // Signed loop bounds: no constant-comparison warning when there are no registers.
   localparam int NumRegsI = NumRegs;
+  localparam int MaxChildrenI = MaxChildren;
 
   logic [CoordW-1:0] here_x, here_y;
   assign here_x = CoordW'(my_x_i);
@@ -554,7 +555,7 @@ module meshsync_router #(
       if (cam_valid[k] && cam_member[k] && (cam_gid[k*GidW +: GidW] == claim_gid)) begin
         claim_hit = 1'b1;
         claim_n = cam_num_children[k*NumChildrenW +: NumChildrenW];
-        for (int j = 0; j < int'(MaxChildren); j++) begin
+        for (int j = 0; j < MaxChildrenI; j++) begin
           claim_cx[j*CoordW +: CoordW] = CoordW'(cam_child_x[(k*MaxChildren + j)*CoordXW +: CoordXW]);
           claim_cy[j*CoordW +: CoordW] = CoordW'(cam_child_y[(k*MaxChildren + j)*CoordYW +: CoordYW]);
           claim_cr[j] = cam_child_route[k*MaxChildren + j];
@@ -593,7 +594,7 @@ module meshsync_router #(
         if (claim_eject == OutW'(o)) claim_want[o] = 1'b1;
       end
       if (claim_hit) begin
-        for (int j = 0; j < int'(MaxChildren); j++) begin
+        for (int j = 0; j < MaxChildrenI; j++) begin
           if (NumChildrenW'(j) < claim_n) begin
             for (int o = 1; o < NumPorts; o++) begin
               if (claim_cport[j*PortW +: PortW] == PortW'(o)) begin
