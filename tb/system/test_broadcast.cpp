@@ -11,22 +11,16 @@
 
 using namespace meshsync;
 using meshsync::test::make_config;
+using meshsync::test::random_bytes;
 using meshsync::test::run_driver;
 
 namespace {
-
-std::vector<std::uint8_t> bytes(std::size_t n, std::uint64_t seed) {
-  Random rng(seed);
-  std::vector<std::uint8_t> b(n);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng.below(256));
-  return b;
-}
 
 BroadcastResult broadcast_once(const NetworkConfig& cfg, const std::vector<NodeId>& nodes, const BroadcastTree& tree,
                                const BroadcastMessage& msg, const std::vector<std::uint64_t>& entry) {
   Machine m(cfg);
   BroadcastResult r;
-  const auto data = bytes(msg.bytes, 5);
+  const auto data = random_bytes(msg.bytes, 5);
   run_driver(m, [&] { r = run_broadcast(m, nodes, tree, msg, data, entry); });
   return r;
 }
@@ -103,7 +97,7 @@ TEST_CASE("broadcast: the adaptive tree recovers from a slowed link, the binomia
   for (NodeId n = 0; n < 64; ++n) nodes.push_back(n);
   const BroadcastMessage msg{2, 256};
   const std::vector<std::uint64_t> entry(64, 0);
-  const auto data = bytes(2, 1);
+  const auto data = random_bytes(2, 1);
   Machine m(cfg);
   AdaptiveBroadcast ab(cfg.mesh, cfg.timing, nodes, 0, adaptive::Swapping::Position);
   const BroadcastTree binomial = binomial_broadcast(64, 0);

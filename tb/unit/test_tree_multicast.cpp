@@ -12,6 +12,7 @@
 #include "model/core/packet.hpp"
 #include "model/core/random.hpp"
 #include "support/recording_sink.hpp"
+#include "support/sim_helpers.hpp"
 #include "sw/collective/barrier_tree.hpp"
 #include "sw/collective/member_spec.hpp"
 
@@ -21,9 +22,7 @@ using meshsync::test::RecordingSink;
 namespace {
 
 NetworkConfig config(MeshShape mesh, Timing t, std::uint32_t ni_ports = 1) {
-  NetworkConfig c;
-  c.mesh = mesh;
-  c.timing = t;
+  NetworkConfig c = meshsync::test::make_config(mesh, t);
   c.router.ni_ports = ni_ports;
   return c;
 }
@@ -68,6 +67,19 @@ void check_whole_copies(const RecordingSink& sink) {
 std::uint16_t self_safe_length(const Timing& t) {
   return static_cast<std::uint16_t>(std::min<std::uint32_t>(66, 2 * (t.tp + t.trn) + 2 * t.trm));
 }
+
+// Router (3,3) of an 8x8 mesh (trn 2, trm 3), driven by hand, and (6,3), east of it.
+struct OneRouter {
+  MeshShape mesh{8, 8};
+  NetworkConfig cfg = config(mesh, {7, 1, 2, 3});
+  std::vector<Coord> coords = [this] {
+    std::vector<Coord> v;
+    for (NodeId n = 0; n < static_cast<NodeId>(mesh.nodes()); ++n) v.push_back(mesh.coord(n));
+    return v;
+  }();
+  NodeId east = mesh.id({6, 3});
+  RouterCore r{mesh.id({3, 3}), {3, 3}, cfg, coords.data()};
+};
 
 // One router driven by hand: what it sends, and the copies it drops.
 struct Recorder : RouterLinks {
@@ -184,12 +196,9 @@ TEST_CASE("tree worms: concurrent groups drop copies, never wait, and the mesh d
 }
 
 TEST_CASE("tree worms: one head claims a cycle; an output another worm holds loses its copy", "[core][tree]") {
-  const MeshShape mesh{8, 8};
-  const NetworkConfig cfg = config(mesh, {7, 1, 2, 3});
-  std::vector<Coord> coords;
-  for (NodeId n = 0; n < static_cast<NodeId>(mesh.nodes()); ++n) coords.push_back(mesh.coord(n));
-  const NodeId here = mesh.id({3, 3}), east = mesh.id({6, 3});
-  RouterCore r(here, {3, 3}, cfg, coords.data());
+  OneRouter one;
+  RouterCore& r = one.r;
+  const NodeId east = one.east;
   Recorder out;
   // Two three-flit tree worms in transit to (6,3), on inputs +X and +Y, arriving together:
   // both want output +X.
@@ -213,12 +222,9 @@ TEST_CASE("tree worms: one head claims a cycle; an output another worm holds los
 }
 
 TEST_CASE("tree worms: a copy needs an empty buffer behind its output", "[core][tree]") {
-  const MeshShape mesh{8, 8};
-  const NetworkConfig cfg = config(mesh, {7, 1, 2, 3});
-  std::vector<Coord> coords;
-  for (NodeId n = 0; n < static_cast<NodeId>(mesh.nodes()); ++n) coords.push_back(mesh.coord(n));
-  const NodeId here = mesh.id({3, 3}), east = mesh.id({6, 3});
-  RouterCore r(here, {3, 3}, cfg, coords.data());
+  OneRouter one;
+  RouterCore& r = one.r;
+  const NodeId east = one.east;
   Recorder out;
   const auto send = [&](std::uint64_t packet, std::uint64_t at) {
     const auto w = make_tree_worm(packet, 0, east, 7, 3, 0);
