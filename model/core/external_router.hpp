@@ -31,6 +31,9 @@ class ExternalRouter {
   // After a step in `cycle`: the next cycle with work, or kNever.
   virtual std::uint64_t next_wake(std::uint64_t cycle) const = 0;
   virtual void describe_stuck(std::vector<std::string>& out) const = 0;
+  // Whether it carries tree worms (docs/tree-multicast.md): single RTL routers do, the
+  // RTL mesh block's boundary does not.
+  virtual bool carries_tree_worms() const { return true; }
 };
 
 class ExternalRouters {

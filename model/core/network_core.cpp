@@ -125,6 +125,12 @@ void NetworkCore::flit_out(NodeId from, int port, const Flit& f, std::uint64_t c
   else schedule(to, router(to).receive(in, f, arrival));
 }
 
+bool NetworkCore::carries_tree_worms() const {
+  for (const ExternalRouter* x : ext_)
+    if (x && !x->carries_tree_worms()) return false;
+  return true;
+}
+
 void NetworkCore::set_link_delay(NodeId n, Port port, std::uint32_t extra) {
   if (external_) throw ConfigError("a link delay needs model routers: RTL routers fix the link's timing");
   if (port == Port::Local || !cfg_.mesh.has_neighbor(coords_.at(n), port))

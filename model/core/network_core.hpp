@@ -90,6 +90,8 @@ class NetworkCore : private RouterLinks {
   // before the first cycle.
   void set_external(ExternalRouters* ext);
   bool is_external(NodeId n) const { return !ext_.empty() && ext_[n] != nullptr; }
+  // Every router carries tree worms (no external router refuses them).
+  bool carries_tree_worms() const;
 
   // Software writing node's barrier register through its NI in `cycle`, after the
   // routers' step of that cycle: the write acts at the edge that ends it. register_ok()

@@ -115,6 +115,7 @@ class BlockSite final : public ExternalRouter {
     return cycle > 0 ? cycle - 1 : 0;
   }
   std::uint64_t receive(Port, const Flit&, std::uint64_t) override { throw inside(); }
+  bool carries_tree_worms() const override { return false; }
   std::uint64_t return_credit(Port, int, std::uint64_t) override { throw inside(); }
   std::uint64_t program_register(const BarrierRegisterSetup& s, std::uint64_t cycle) override {
     reg_ = Write{cycle, RegOp::Program, s, s.gid};
