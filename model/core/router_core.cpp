@@ -182,6 +182,12 @@ void RouterCore::claim_tree_outputs(std::uint64_t c, RouterLinks& links) {
   // claims a cycle (one CAM lookup and one children read a cycle in hardware), round
   // robin over the inputs from the one after the last claimant; the others claim in
   // later cycles, against the outputs claimed by then.
+  constexpr std::uint64_t kTreeQueues = [] {
+    std::uint64_t m = 0;
+    for (int i = 0; i < kMaxInputs; ++i) m |= queue_mask(i, kTreeVc);
+    return m;
+  }();
+  if (!(nonempty_ & kTreeQueues)) return;  // the per-cycle cost without tree traffic
   const int n = inputs();
   for (int k = 0; k < n; ++k) {
     const int i = (claim_rr_ + k) % n;

@@ -131,8 +131,9 @@ void check_options(const BcastOptions& o, std::size_t P, std::uint32_t tree_dept
   if (o.loss != 0 && !two_stage) throw ConfigError("--loss is the two-stage broadcast's multicast loss: add --algo twostage");
   // A fragment's tree worm: a head, the fragment index, its words; it must fit a tree
   // buffer (virtual cut-through, docs/tree-multicast.md).
-  const std::int64_t fragment_flits = 2 + (std::min(o.mtu, std::max<std::int64_t>(o.bytes, 0)) + 3) / 4;
-  if (two_stage && fragment_flits > static_cast<std::int64_t>(tree_depth))
+  const std::uint64_t fragment_flits = fragment_worm_flits(
+      BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)});
+  if (two_stage && fragment_flits > tree_depth)
     throw ConfigError(fmt::format("--mtu {}: a two-stage fragment of {} bytes is a {}-flit tree worm, longer than "
                                   "--tree-buffer-depth {}",
                                   o.mtu, std::min(o.mtu, o.bytes), fragment_flits, tree_depth));

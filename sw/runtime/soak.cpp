@@ -251,7 +251,7 @@ class Soak {
     // Binomial, adaptive, two-stage in turn; two-stage needs routers that carry tree
     // worms (not the RTL mesh block) and fragments that fit a tree buffer.
     const bool two_stage_fits = m_.mesh().core().carries_tree_worms() &&
-                                2 + (std::min(msg.mtu, msg.bytes) + 3) / 4 <= cfg.router.tree_buffer_depth;
+                                fragment_worm_flits(msg) <= cfg.router.tree_buffer_depth;
     const std::uint64_t turn = (id - 1) % (two_stage_fits ? 3 : 2);
     if (turn == 2) {
       b->kind = "two-stage";

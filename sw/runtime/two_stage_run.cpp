@@ -51,11 +51,8 @@ TwoStageRun::TwoStageRun(Machine& m, const Communicator& comm, Rank root, Broadc
   out_.two_stage.fragments = F;
   if (opt_.stage0 == Stage0::Sync) out_.two_stage.sync_rank = sync_rank(opt_.seed, opt_.call, root_, nodes_.size());
   // The NIs count copies over their lifetime: this run's are the difference.
-  const auto before = datagram_counts(m_, nodes_);
-  out_.two_stage.copies_kept = 0 - before.kept;
-  out_.two_stage.copies_unposted = 0 - before.unposted;
-  out_.two_stage.copies_lost = 0 - before.lost;
-  out_.two_stage.copies_dropped = 0 - m_.mesh().core().counters().tree_copies_dropped;
+  datagrams_before_ = datagram_counts(m_, nodes_);
+  dropped_before_ = m_.mesh().core().counters().tree_copies_dropped;
 }
 
 void TwoStageRun::schedule(const std::vector<std::uint64_t>& entry) {
@@ -212,10 +209,10 @@ void TwoStageRun::check_buffers() {
     if (state_[r].buffer != data_) out_.wrong_buffers.push_back(r);
   TwoStageStats& t = out_.two_stage;
   const auto after = datagram_counts(m_, nodes_);
-  t.copies_kept += after.kept;
-  t.copies_unposted += after.unposted;
-  t.copies_lost += after.lost;
-  t.copies_dropped += m_.mesh().core().counters().tree_copies_dropped;
+  t.copies_kept = after.kept - datagrams_before_.kept;
+  t.copies_unposted = after.unposted - datagrams_before_.unposted;
+  t.copies_lost = after.lost - datagrams_before_.lost;
+  t.copies_dropped = m_.mesh().core().counters().tree_copies_dropped - dropped_before_;
   t.chain_received = 0;
   for (const RankState& s : state_) t.chain_received += s.chain_in;
   // Penalty rounds per fragment along the chain, the most of them per rank.

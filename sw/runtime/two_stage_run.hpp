@@ -19,6 +19,10 @@ namespace meshsync {
 
 enum class Stage0 : std::uint8_t { None, Delay, Sync };
 
+// The flits of the largest fragment's tree worm: its packet (head and data words) and the
+// fragment index word. It must fit a tree buffer (docs/tree-multicast.md).
+inline std::uint64_t fragment_worm_flits(const BroadcastMessage& msg) { return msg.flits(0) + 1; }
+
 struct TwoStageOptions {
   Stage0 stage0 = Stage0::Sync;
   std::uint64_t root_delay = 0;  // Delay: cycles the root waits after entering
@@ -91,6 +95,9 @@ class TwoStageRun {
   std::size_t drained_ = 0;
   sc_core::sc_event all_done_;
   BroadcastResult out_;
+  // What the NIs and routers had counted before this run (their counters never reset).
+  NetworkInterface::DatagramCounts datagrams_before_;
+  std::uint64_t dropped_before_ = 0;
 };
 
 // From a driver thread of a running Machine whose network is idle: creates a BTM
