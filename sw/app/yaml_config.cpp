@@ -45,13 +45,22 @@ std::string option_name(const CLI::App& app, const std::string& key) {
   return name;
 }
 
-std::vector<std::string> scalars(const std::string& name, const YAML::Node& v) {
-  if (v.IsScalar()) return {v.as<std::string>()};
-  if (!v.IsSequence()) throw CLI::ConversionError("config key '" + name + "' must be a scalar or a list");
+// An empty value is refused where the option takes one: on the command line CLI11
+// reads `--members=` as the value missing, and a file means the same as its options there.
+std::string scalar(const std::string& key, const CLI::Option& opt, const YAML::Node& v) {
+  std::string s = v.as<std::string>();
+  if (s.empty() && opt.get_items_expected_min() > 0)
+    throw CLI::ConversionError("config key '" + key + "' has an empty value");
+  return s;
+}
+
+std::vector<std::string> scalars(const std::string& key, const CLI::Option& opt, const YAML::Node& v) {
+  if (v.IsScalar()) return {scalar(key, opt, v)};
+  if (!v.IsSequence()) throw CLI::ConversionError("config key '" + key + "' must be a scalar or a list");
   std::vector<std::string> out;
   for (const auto& e : v) {
-    if (!e.IsScalar()) throw CLI::ConversionError("config key '" + name + "' must hold scalars");
-    out.push_back(e.as<std::string>());
+    if (!e.IsScalar()) throw CLI::ConversionError("config key '" + key + "' must hold scalars");
+    out.push_back(scalar(key, opt, e));
   }
   return out;
 }
@@ -84,7 +93,7 @@ std::vector<CLI::ConfigItem> YamlConfig::from_config(std::istream& input) const 
       throw CLI::ConfigError(first->second == key ? "config key '" + key + "' given twice"
                                                   : "config keys '" + first->second + "' and '" + key +
                                                         "' both set --" + opt->get_lnames().front());
-    item.inputs = scalars(item.name, kv.second);
+    item.inputs = scalars(key, *opt, kv.second);
     items.push_back(std::move(item));
   }
   return items;

@@ -268,6 +268,9 @@ TEST_CASE("cli: unknown options, subcommands and config problems", "[cli][errors
   // Found by fuzz_yaml_config: a message quoting the input's newline took two lines.
   const fs::path newline_key = write_file("newline_key.yaml", "\"bo\\ngus\": 1\n");
   expect_error_naming({"barrier", "--config", newline_key.string()}, "unknown key 'bo\\ngus'");
+  // Found by fuzz_yaml_config: `members: ""` was taken, `--members=` is refused.
+  for (const char* empty : {"mesh: 8x8\nmembers: \"\"\n", "scheme: [btm, '']\n"})
+    expect_error_naming({"barrier", "--config", write_file("empty_value.yaml", empty).string()}, "has an empty value");
   expect_one_error_line({"barrier", "--members", "1,1\n2;2"});
   const fs::path bad_mesh = write_file("bad_mesh.yaml", "mesh: 8by8\n");
   expect_one_error_line({"tree", "--config", bad_mesh.string()});
