@@ -8,42 +8,27 @@
 
 #include "Vrouter_cosim_broken.h"
 #include "model/core/packet.hpp"
-#include "model/core/random.hpp"
-#include "model/core/traffic.hpp"
 #include "model/cosim/rtl_mesh.hpp"
-#include "support/multicast_worms.hpp"
-#include "support/sim_helpers.hpp"
-#include "sw/runtime/communicator.hpp"
+#include "support/cosim_workloads.hpp"
 
 using namespace meshsync;
 using namespace meshsync::test;
 
 namespace {
 
-std::vector<NodeId> every_node(const MeshShape& m) {
-  std::vector<NodeId> v;
-  for (int n = 0; n < m.nodes(); ++n) v.push_back(static_cast<NodeId>(n));
-  return v;
-}
-
 // Every router of `m` an RTL router (when `on`); the RtlMesh must outlive the run.
 std::unique_ptr<rtl::RtlMesh> all_rtl(Machine& m, bool on) {
   if (!on) return nullptr;
   rtl::CosimOptions opt;
-  opt.rtl = every_node(m.mesh().mesh());
+  opt.rtl = ref::all_nodes(m.mesh().mesh());
   return std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
 }
 
-struct MixedRun {
-  std::uint64_t cycles = 0;
+struct MixedRun : MixedCounts {
   std::uint64_t router_cycles = 0;  // RTL router cycles evaluated and compared
-  std::uint64_t packets = 0;
-  std::uint64_t barriers = 0;
-  std::uint64_t multicast_worms = 0;
 };
 
-// Random unicast traffic plus `groups` communicators (BTM and CS) each running barriers
-// at random times for as long as the traffic runs, every router in lockstep.
+// The mixed workload (support/cosim_workloads.hpp) with every router in lockstep.
 MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const std::string& config,
                    std::uint64_t seed, std::uint32_t ni_ports = 1) {
   NetworkConfig cfg = make_config(mesh);
@@ -51,51 +36,15 @@ MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const st
   cfg.router.ni_ports = ni_ports;
   Machine m(cfg);
   rtl::CosimOptions opt;
-  opt.lockstep = every_node(mesh);
+  opt.lockstep = ref::all_nodes(mesh);
   opt.config = config;
   rtl::RtlMesh rtl("rtl", m.mesh().core(), opt);
-  TrafficParams p;
-  p.rate = 0.04;
-  p.flits = 4;
-  p.warmup = 0;
-  p.cycles = traffic_cycles;
-  p.seed = seed;
-  TrafficGenerator gen(p, mesh, 1);
-  m.mesh().attach_traffic(&gen);
-
-  Random rng(seed);
-  std::vector<Communicator> comms;
-  for (int g = 0; g < 3; ++g) {
-    std::vector<NodeId> members;
-    for (NodeId n : every_node(mesh))
-      if (rng.below(2) == 0 || n == 5) members.push_back(n);
-    comms.push_back(m.groups().create(mesh, members, g == 2 ? BarrierScheme::CS : BarrierScheme::BTM));
-  }
+  MixedWorkload w;
+  w.cycles = traffic_cycles;
+  w.seed = seed;
   MixedRun out;
-  m.spawn("multicast", [&] { out.multicast_worms = send_multicast_worms(m, traffic_cycles, seed); });
-  for (const Communicator& c : comms)
-    for (const TreeNode& t : c.members()) {
-      m.spawn("", [&, c, node = t.node] {
-        Node& me = m.node(node);
-        join(me, c);
-        Random r(seed * 7919 + node * 31 + c.gid);
-        // Every member runs the same number of epochs, arriving at random times.
-        for (std::uint64_t e = 0; e < traffic_cycles / 400; ++e) {
-          wait_cycles(r.below(200));
-          barrier(me, c);
-          ++out.barriers;
-        }
-        leave(me, c);
-      });
-    }
-  m.run();
-  REQUIRE(gen.finished());
-  REQUIRE(gen.scoreboard().errors().empty());
-  REQUIRE(m.mesh().scoreboard().errors().empty());
-  REQUIRE(m.mesh().scoreboard().in_flight() == 0);
-  out.cycles = m.now();
+  static_cast<MixedCounts&>(out) = run_mixed_workload(m, w);
   out.router_cycles = rtl.cycles_compared();
-  out.packets = gen.result().packets_delivered;
   return out;
 }
 
@@ -133,44 +82,17 @@ TEST_CASE("cosim: a 4x4 mesh of all-port RTL routers in lockstep: multicast worm
 TEST_CASE("cosim: an 8x8 mesh of RTL routers gives the model's barrier latencies", "[cosim]") {
   const MeshShape mesh{8, 8};
   for (BarrierScheme scheme : {BarrierScheme::BTM, BarrierScheme::CS}) {
-    std::uint64_t latency[2] = {0, 0};
-    for (int with_rtl = 0; with_rtl < 2; ++with_rtl) {
-      Machine m(make_config(mesh));
-      const auto rtl = all_rtl(m, with_rtl);
-      run_driver(m, [&] {
-        Communicator c = m.groups().create(mesh, every_node(mesh), scheme);
-        latency[with_rtl] = measure_barrier(m, c).latency_cycles;
-      });
-    }
     INFO("scheme " << scheme_name(scheme));
-    CHECK(latency[0] == (scheme == BarrierScheme::BTM ? 2460u : 2620u));
-    CHECK(latency[1] == latency[0]);
+    const std::uint64_t model = complete_barrier_latency(mesh, scheme, [](Machine& m) { return all_rtl(m, false); });
+    CHECK(model == (scheme == BarrierScheme::BTM ? 2460u : 2620u));
+    CHECK(complete_barrier_latency(mesh, scheme, [](Machine& m) { return all_rtl(m, true); }) == model);
   }
 }
 
 TEST_CASE("cosim: an 8x8 mesh of RTL routers gives the model's traffic latencies", "[cosim]") {
   const MeshShape mesh{8, 8};
-  TrafficResult res[2];
-  for (int with_rtl = 0; with_rtl < 2; ++with_rtl) {
-    Machine m(make_config(mesh));
-    const auto rtl = all_rtl(m, with_rtl);
-    TrafficParams p;
-    p.rate = 0.1;
-    p.flits = 4;
-    p.warmup = 200;
-    p.cycles = 2000;
-    TrafficGenerator gen(p, mesh, 1);
-    m.mesh().attach_traffic(&gen);
-    m.run();
-    REQUIRE(gen.finished());
-    res[with_rtl] = gen.result();
-  }
-  CHECK(res[0].packets_measured > 1000);
-  CHECK(res[1].packets_measured == res[0].packets_measured);
-  CHECK(res[1].latency_avg == res[0].latency_avg);
-  CHECK(res[1].latency_p99 == res[0].latency_p99);
-  CHECK(res[1].latency_max == res[0].latency_max);
-  CHECK(res[1].flits_delivered == res[0].flits_delivered);
+  check_same_traffic(uniform_traffic(mesh, [](Machine& m) { return all_rtl(m, false); }),
+                     uniform_traffic(mesh, [](Machine& m) { return all_rtl(m, true); }));
 }
 
 TEST_CASE("cosim: lockstep stops at the first difference of a broken RTL copy", "[cosim][lockstep]") {
