@@ -52,6 +52,7 @@ module meshsync_router #(
 ) (
   input  logic                                                   clk_i,
   input  logic                                                   rst_ni,
+  // The router's coordinates: straps, sampled while rst_ni is low.
   input  logic [CoordXW-1:0]                                     my_x_i,
   input  logic [CoordYW-1:0]                                     my_y_i,
   // Input side, input i at bits i*...: Local (the NI's injection channel 0), +X, -X, +Y,
@@ -119,9 +120,23 @@ module meshsync_router #(
   localparam int NumRegsI = NumRegs;
   localparam int MaxChildrenI = MaxChildren;
 
+  // The router's own coordinates, sampled during reset: they are straps that never change
+  // afterwards. Held in flip-flops, they keep the routes, and with them the arbitration,
+  // out of the input pins' combinational cone, so a simulator evaluates that logic once per
+  // clock edge rather than again on every input change (Verilator: twice as often;
+  // docs/performance.md).
+  logic [CoordXW-1:0] my_x_q;
+  logic [CoordYW-1:0] my_y_q;
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      my_x_q <= my_x_i;
+      my_y_q <= my_y_i;
+    end
+  end
+
   logic [CoordW-1:0] here_x, here_y;
-  assign here_x = CoordW'(my_x_i);
-  assign here_y = CoordW'(my_y_i);
+  assign here_x = CoordW'(my_x_q);
+  assign here_y = CoordW'(my_y_q);
 
   // The output that takes input i's flits for the NI: Local, or in an all-port router a
   // link input's own ejection output.
@@ -403,8 +418,8 @@ module meshsync_router #(
     ) u_emitter (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
-      .here_x_i        (my_x_i),
-      .here_y_i        (my_y_i),
+      .here_x_i        (my_x_q),
+      .here_y_i        (my_y_q),
       .batch_due_i     (batch_due),
       .batch_release_i (batch_release),
       .batch_load_o    (batch_load),
