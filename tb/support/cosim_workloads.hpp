@@ -1,13 +1,15 @@
 // The workloads the mesh co-simulation tests run, once with per-node RTL routers
 // (tb/cosim/test_cosim.cpp) and once with the whole mesh as one Verilated block
-// (test_cosim_mesh.cpp): the RTL is attached by the caller, the workload is the same.
+// (test_cosim_block.cpp, test_cosim_mesh.cpp): the workload is the same.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "model/core/random.hpp"
 #include "model/core/traffic.hpp"
+#include "model/cosim/rtl_mesh_block.hpp"
 #include "multicast_worms.hpp"
 #include "sim_helpers.hpp"
 #include "sw/runtime/communicator.hpp"
@@ -77,6 +79,30 @@ inline MixedCounts run_mixed_workload(Machine& m, const MixedWorkload& w) {
   REQUIRE(m.mesh().scoreboard().in_flight() == 0);
   out.cycles = m.now();
   out.packets = gen.result().packets_delivered;
+  return out;
+}
+
+struct BlockRun : MixedCounts {
+  std::uint64_t compared = 0;  // cycles the block ran, its boundary compared
+};
+
+// The mixed workload with the RTL mesh block of configuration `config` (the one built for
+// `mesh`, tp = 5, when empty) in lockstep with the model's mesh.
+inline BlockRun run_block_lockstep(const MeshShape& mesh, std::uint64_t traffic_cycles, double rate,
+                                   const std::string& config, std::uint64_t seed) {
+  NetworkConfig cfg = make_config(mesh);
+  cfg.timing.ts = 40;  // the blocks' links are built for tp = 5, trn = 5, trm = 30
+  Machine m(cfg);
+  rtl::RtlMeshBlock block(m.mesh().core(), true, config);
+  MixedWorkload w;
+  w.cycles = traffic_cycles;
+  w.rate = rate;
+  w.seed = seed;
+  w.epoch_cycles = 600;
+  w.max_wait = 300;
+  BlockRun out;
+  static_cast<MixedCounts&>(out) = run_mixed_workload(m, w);
+  out.compared = block.cycles_compared();
   return out;
 }
 
