@@ -1,7 +1,9 @@
 // The input buffer of one virtual channel: a FIFO of entries {flit, countdown, out}.
 // `countdown` is the router delay still to run (D - 1 when the entry is written, so the
 // entry may leave in cycle arrival + D - 1, the model's `ready`); every entry counts down
-// each cycle, so an entry reaching the head after a long wait is ready at once. `out` is
+// each cycle while the buffer holds a flit, so an entry reaching the head after a long
+// wait is ready at once (an empty buffer's stale counts are never read: head_cnt_o
+// matters only under head_valid_o). `out` is
 // an output port or OutConsume (the barrier unit).
 //
 // Arrivals are registered before their CAM lookup: an entry is written with what the flit

@@ -1,4 +1,4 @@
-// meshsync router: five ports (Local, +X, -X, +Y, -Y), four VCs per port, a one-port or
+// meshsync router: five ports (Local, +X, -X, +Y, -Y), five VCs per port (NumVcs), a one-port or
 // all-port network interface (NiPorts), credit flow control, dimension-order routing (XY for worms, XY or YX for sync messages), snake
 // routing and absorb-and-forward for multidestination worms, and the barrier unit with
 // its register file. Cycle for cycle the C++ RouterCore
@@ -12,8 +12,8 @@
 //   - a credit presented on credit_in_i in cycle k-1 is usable in cycle k;
 //   - the software register port acts at the clock edge, after everything the hardware
 //     did in that cycle (the model's NI programs between two router steps);
-//   - local_ready_o[ch*4+v]: a flit presented now on injection channel ch, VC v, fits;
-//   - inj_pop_o[ch*4+v]: a flit leaves injection channel ch's buffer, VC v (combinational);
+//   - local_ready_o[ch*NumVcs+v]: a flit presented now on injection channel ch, VC v, fits;
+//   - inj_pop_o[ch*NumVcs+v]: a flit leaves injection channel ch's buffer, VC v (combinational);
 //   - idle_o: nothing buffered and nothing waiting, from the state at the start of cycle c.
 module meshsync_router #(
   /// Mesh width (columns); sets the x coordinate width.
@@ -61,7 +61,7 @@ module meshsync_router #(
   input  logic [NumIn*meshsync_pkg::VcW-1:0]                     in_vc_i,
   input  logic [NumIn*FlitW-1:0]                                 in_flit_i,
   output logic [NiPorts*meshsync_pkg::NumVcs-1:0]                local_ready_o,
-  // Per injection channel ch and VC v (bit ch*4+v): a flit left that channel's input
+  // Per injection channel ch and VC v (bit ch*NumVcs+v): a flit left that channel's input
   // buffer in this cycle (combinational, like credit_out_o): which of its flits the NI
   // has handed on, where local_ready_o says only that one more fits.
   output logic [NiPorts*meshsync_pkg::NumVcs-1:0]                inj_pop_o,
@@ -70,7 +70,7 @@ module meshsync_router #(
   output logic [NumOut-1:0]                                      out_valid_o,
   output logic [NumOut*meshsync_pkg::VcW-1:0]                    out_vc_o,
   output logic [NumOut*FlitW-1:0]                                out_flit_o,
-  // Credits, bit p*4+v. The Local bits of credit_out_o are 0 and of credit_in_i unused.
+  // Credits, bit p*NumVcs+v. The Local bits of credit_out_o are 0 and of credit_in_i unused.
   output logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_out_o,
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_in_i,
   // Software register port (from the NI).

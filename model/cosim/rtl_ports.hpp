@@ -1,6 +1,6 @@
 // The ports of the RTL router (rtl/meshsync_router.sv, docs/rtl.md "Ports and timing") as
 // plain values: what a bench presents in one cycle and what the router shows in it.
-// Shared by the mesh co-simulation (Verilator --sc) and the single-router RTL tests.
+// Shared by the mesh co-simulation (Verilator C++ models) and the single-router RTL tests.
 #pragma once
 
 #include <array>
