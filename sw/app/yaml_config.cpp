@@ -48,14 +48,15 @@ std::string option_name(const CLI::App& app, const std::string& key) {
 // An empty value is refused where the option takes one: on the command line CLI11
 // reads `--members=` as the value missing, and a file means the same as its options there.
 std::string scalar(const std::string& key, const CLI::Option& opt, const YAML::Node& v) {
-  std::string s = v.as<std::string>();
+  std::string s = v.IsNull() ? std::string() : v.as<std::string>();
   if (s.empty() && opt.get_items_expected_min() > 0)
     throw CLI::ConversionError("config key '" + key + "' has an empty value");
   return s;
 }
 
 std::vector<std::string> scalars(const std::string& key, const CLI::Option& opt, const YAML::Node& v) {
-  if (v.IsScalar()) return {scalar(key, opt, v)};
+  // `key:` with nothing after it (YAML null) is an empty value.
+  if (v.IsScalar() || v.IsNull()) return {scalar(key, opt, v)};
   if (!v.IsSequence()) throw CLI::ConversionError("config key '" + key + "' must be a scalar or a list");
   std::vector<std::string> out;
   for (const auto& e : v) {

@@ -269,7 +269,7 @@ TEST_CASE("cli: unknown options, subcommands and config problems", "[cli][errors
   const fs::path newline_key = write_file("newline_key.yaml", "\"bo\\ngus\": 1\n");
   expect_error_naming({"barrier", "--config", newline_key.string()}, "unknown key 'bo\\ngus'");
   // Found by fuzz_yaml_config: `members: ""` was taken, `--members=` is refused.
-  for (const char* empty : {"mesh: 8x8\nmembers: \"\"\n", "scheme: [btm, '']\n"})
+  for (const char* empty : {"mesh: 8x8\nmembers: \"\"\n", "scheme: [btm, '']\n", "members:\n"})
     expect_error_naming({"barrier", "--config", write_file("empty_value.yaml", empty).string()}, "has an empty value");
   expect_one_error_line({"barrier", "--members", "1,1\n2;2"});
   const fs::path bad_mesh = write_file("bad_mesh.yaml", "mesh: 8by8\n");
