@@ -12,6 +12,7 @@
 #include <iterator>
 #include <limits>
 #include <random>
+#include <vector>
 
 namespace meshsync {
 
@@ -35,6 +36,13 @@ class Random {
 
   // Uniform real in [0, 1): the top 53 bits as a double's mantissa, exact.
   double real() { return static_cast<double>(bits() >> 11) * 0x1.0p-53; }
+
+  // `n` uniform bytes, one draw each: a message's contents.
+  std::vector<std::uint8_t> bytes(std::size_t n) {
+    std::vector<std::uint8_t> out(n);
+    for (std::uint8_t& x : out) x = static_cast<std::uint8_t>(below(256));
+    return out;
+  }
 
   // True with probability p: one draw, never for p <= 0, always for p >= 1.
   bool bernoulli(double p) { return real() < p; }

@@ -124,15 +124,14 @@ json row_json(const BcastRow& row, bool per_rank, const MeshShape& mesh) {
   return j;
 }
 
-void check_options(const BcastOptions& o, std::size_t P, std::uint32_t tree_depth) {
+void check_options(const BcastOptions& o, const BroadcastMessage& msg, std::size_t P, std::uint32_t tree_depth) {
   check_distinct(o.algorithms, broadcast_algorithm_name, "algorithm");
   const bool two_stage =
       std::find(o.algorithms.begin(), o.algorithms.end(), BroadcastAlgorithm::TwoStage) != o.algorithms.end();
   if (o.loss != 0 && !two_stage) throw ConfigError("--loss is the two-stage broadcast's multicast loss: add --algo twostage");
   // A fragment's tree worm: a head, the fragment index, its words; it must fit a tree
   // buffer (virtual cut-through, docs/tree-multicast.md).
-  const std::uint64_t fragment_flits = fragment_worm_flits(
-      BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)});
+  const std::uint64_t fragment_flits = fragment_worm_flits(msg);
   if (two_stage && fragment_flits > tree_depth)
     throw ConfigError(fmt::format("--mtu {}: a two-stage fragment of {} bytes is a {}-flit tree worm, longer than "
                                   "--tree-buffer-depth {}",
@@ -160,14 +159,12 @@ int run_bcast(const BcastOptions& o) {
   const std::vector<NodeId> nodes = parse_members(o.comm, mesh, o.seed);
   std::optional<SlowLink> slow;
   if (!o.slow_link.empty()) slow = parse_slow_link(o.slow_link, mesh);
-  check_options(o, nodes.size(), cfg.router.tree_buffer_depth);
+  const BroadcastMessage msg{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
+  check_options(o, msg, nodes.size(), cfg.router.tree_buffer_depth);
   const auto root = static_cast<Rank>(o.root);
   const adaptive::Swapping swapping = parse_swapping(o.swapping);
 
-  const BroadcastMessage msg{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
-  std::vector<std::uint8_t> data(msg.bytes);
-  Random bytes_rng(o.seed);
-  for (std::uint8_t& b : data) b = static_cast<std::uint8_t>(bytes_rng.below(256));
+  const std::vector<std::uint8_t> data = Random(o.seed).bytes(msg.bytes);
   // Entry skews per repetition: every algorithm meets the same ones.
   const auto entries = [&](std::int64_t run) {
     std::vector<std::uint64_t> e(nodes.size(), 0);
@@ -183,6 +180,11 @@ int run_bcast(const BcastOptions& o) {
   Machine& machine = *new Machine(cfg);  // never destroyed (commands.cpp says why)
   // RTL routers in place of the model's (--rtl, --lockstep, --trace; docs/cosim.md).
   const Cosim& cosim = *new Cosim(attach_rtl(machine, o.net, o.seed));
+  // Refused here, with one line, rather than by the block inside the simulation.
+  if (std::find(o.algorithms.begin(), o.algorithms.end(), BroadcastAlgorithm::TwoStage) != o.algorithms.end() &&
+      uses_two_stage(nodes.size(), static_cast<std::size_t>(o.threshold)) && !machine.mesh().core().carries_tree_worms())
+    throw ConfigError("--algo twostage multicasts down the barrier tree, which the RTL mesh block (--rtl mesh) does "
+                      "not carry: use model routers or --rtl/--lockstep with positions");
   machine.mesh().set_datagram_loss(o.loss, o.seed);
   TwoStageOptions two_stage;
   two_stage.stage0 = o.stage0 == "none" ? Stage0::None : o.stage0 == "delay" ? Stage0::Delay : Stage0::Sync;

@@ -240,8 +240,7 @@ class Soak {
     BroadcastMessage msg;
     msg.bytes = p_.broadcast_bytes;
     msg.mtu = p_.broadcast_mtu;
-    std::vector<std::uint8_t> data(msg.bytes);
-    for (std::uint8_t& b : data) b = static_cast<std::uint8_t>(rng_.below(256));
+    const std::vector<std::uint8_t> data = rng_.bytes(msg.bytes);
     std::vector<std::uint64_t> entry(P);
     for (std::uint64_t& e : entry) e = rng_.below(p_.think + 1);
     const std::uint64_t id = ++out_.broadcasts;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,23 @@ struct MixedCounts {
   std::uint64_t barriers = 0;
   std::uint64_t multicast_worms = 0;
 };
+
+inline std::ostream& operator<<(std::ostream& os, const MixedCounts& r) {
+  return os << "cycles " << r.cycles << ", packets " << r.packets << ", barriers " << r.barriers
+            << ", multicast worms " << r.multicast_worms;
+}
+
+// A lockstep run stopped by a difference: one line naming the cycle, the place (`place`:
+// "router (" for single RTL routers, "node (" at the mesh block's boundary) and what each
+// side did.
+inline void check_first_difference(const std::string& what, const std::string& place) {
+  INFO(what);
+  CHECK(what.rfind("lockstep: cycle ", 0) == 0);
+  CHECK(what.find(place) != std::string::npos);
+  CHECK(what.find("expected") != std::string::npos);
+  CHECK(what.find("actual") != std::string::npos);
+  CHECK(what.find('\n') == std::string::npos);
+}
 
 // Runs `w` on `m` (its RTL already attached) and checks that every packet and worm
 // arrived exactly once.

@@ -10,7 +10,6 @@
 #include <systemc>
 
 #include "model/core/network_core.hpp"
-#include "model/core/random.hpp"
 #include "sw/runtime/machine.hpp"
 
 namespace meshsync::test {
@@ -21,14 +20,6 @@ inline NetworkConfig make_config(MeshShape mesh, Timing t = {}, std::uint32_t re
   c.timing = t;
   c.router.barrier_registers = registers;
   return c;
-}
-
-// `n` random bytes drawn from `seed`: a broadcast's message.
-inline std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
-  Random rng(seed);
-  std::vector<std::uint8_t> b(n);
-  for (auto& x : b) x = static_cast<std::uint8_t>(rng.below(256));
-  return b;
 }
 
 // Runs `body` as the single driver thread of a fresh simulation of `m`.

@@ -11,7 +11,6 @@
 
 using namespace meshsync;
 using meshsync::test::make_config;
-using meshsync::test::random_bytes;
 using meshsync::test::run_driver;
 
 namespace {
@@ -20,7 +19,7 @@ BroadcastResult broadcast_once(const NetworkConfig& cfg, const std::vector<NodeI
                                const BroadcastMessage& msg, const std::vector<std::uint64_t>& entry) {
   Machine m(cfg);
   BroadcastResult r;
-  const auto data = random_bytes(msg.bytes, 5);
+  const auto data = Random(5).bytes(msg.bytes);
   run_driver(m, [&] { r = run_broadcast(m, nodes, tree, msg, data, entry); });
   return r;
 }
@@ -97,7 +96,7 @@ TEST_CASE("broadcast: the adaptive tree recovers from a slowed link, the binomia
   for (NodeId n = 0; n < 64; ++n) nodes.push_back(n);
   const BroadcastMessage msg{2, 256};
   const std::vector<std::uint64_t> entry(64, 0);
-  const auto data = random_bytes(2, 1);
+  const auto data = Random(1).bytes(2);
   Machine m(cfg);
   AdaptiveBroadcast ab(cfg.mesh, cfg.timing, nodes, 0, adaptive::Swapping::Position);
   const BroadcastTree binomial = binomial_broadcast(64, 0);

@@ -11,7 +11,6 @@
 
 using namespace meshsync;
 using meshsync::test::make_config;
-using meshsync::test::random_bytes;
 using meshsync::test::run_driver;
 
 namespace {
@@ -30,7 +29,7 @@ BroadcastResult two_stage(const NetworkConfig& cfg, const std::vector<NodeId>& n
   Random rng(run.skew + 1);
   for (auto& e : entry) e = run.skew ? rng.below(run.skew + 1) : 0;
   BroadcastResult r;
-  run_driver(m, [&] { r = run_two_stage_broadcast(m, nodes, root, msg, random_bytes(msg.bytes, 3), entry, run.opt); });
+  run_driver(m, [&] { r = run_two_stage_broadcast(m, nodes, root, msg, Random(3).bytes(msg.bytes), entry, run.opt); });
   return r;
 }
 
@@ -160,7 +159,7 @@ TEST_CASE("two-stage: without loss the latency does not grow with the communicat
     two.push_back(r.latency());
     Machine m(cfg);
     run_driver(m, [&] {
-      tuned.push_back(run_broadcast(m, nodes, binomial_broadcast(nodes.size(), 0), msg, random_bytes(2, 3),
+      tuned.push_back(run_broadcast(m, nodes, binomial_broadcast(nodes.size(), 0), msg, Random(3).bytes(2),
                                     std::vector<std::uint64_t>(nodes.size(), 0))
                           .latency());
     });
