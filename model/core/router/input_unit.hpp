@@ -1,0 +1,108 @@
+// One input of a router (RTL meshsync_input_port with its meshsync_input_buffer per VC
+// and meshsync_input_arbiter): the VC buffers, what each flit does here, decided as it
+// arrives (contract step 3), and the one VC the input offers each cycle (step 4).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/barrier_register.hpp"
+#include "core/config.hpp"
+#include "core/flit.hpp"
+#include "core/flit_fifo.hpp"
+#include "output_unit.hpp"
+#include "route_unit.hpp"
+
+namespace meshsync {
+
+class TreeClaim;
+
+// Where a buffered flit goes, besides an output index.
+inline constexpr std::int8_t kToBarrierUnit = -1;  // the barrier unit takes it (CONSUME)
+inline constexpr std::int8_t kUnrouted = -2;       // a sync flit before its CAM lookup
+inline constexpr std::int8_t kTreeOutputs = -3;    // a tree worm's: the outputs its head claimed
+
+struct BufferedFlit {
+  Flit flit;
+  std::uint64_t ready = 0;  // first cycle it may leave the buffer (kUnrouted: arrival)
+  std::int8_t out = 0;      // output index, or one of the above
+  // A multidestination worm absorbed here and forwarded: the flit also goes to this
+  // ejection output, in the same cycle as to `out` (both granted, or neither).
+  std::int8_t copy = -1;
+  // The first flit forwarded after an absorbing head: it leaves on `out` as a head.
+  bool promote = false;
+  // A CS setup/teardown passing through: the barrier unit opens/closes its transit
+  // entry before the message may leave.
+  bool cs_update = false;
+};
+
+// What an arriving flit's classification reads: the router's place, its delays and the
+// register file as it is at the start of the arrival cycle.
+struct ArrivalContext {
+  const RouteUnit& route;
+  const Timing& timing;
+  const BarrierRegisterFile& cam;
+};
+
+// An input's request in one cycle (contract step 4).
+struct InputRequest {
+  std::int8_t vc = -1;          // -1: none
+  bool barrier = false;         // for the barrier unit
+  bool drop = false;            // a dropped tree worm's flit: popped through no output
+  std::uint16_t outputs = 0;    // bit per output it needs, all in one cycle
+};
+
+class InputUnit {
+ public:
+  void set_capacities(const RouterParams& p) {
+    for (int v = 0; v < kVcs; ++v) vcs_[static_cast<std::size_t>(v)].set_capacity(p.depth(v));
+  }
+  bool empty() const { return nonempty_ == 0; }
+  // Bit per VC that holds a flit.
+  unsigned occupied() const { return nonempty_; }
+  bool full(int vc) const { return fifo(vc).full(); }
+  std::size_t size(int vc) const { return fifo(vc).size(); }
+  const BufferedFlit& front(int vc) const { return fifo(vc).front(); }
+  BufferedFlit& front(int vc) { return fifo(vc).front(); }
+
+  // Step 3: a flit in this input's buffer from `arrival` on. A sync flit waits for its CAM
+  // lookup in that cycle (classify_arrivals); worms need none. Returns the first cycle it
+  // may leave (for a sync flit, its arrival: the owner runs us then).
+  std::uint64_t accept(const Flit& f, std::uint64_t arrival, int input, const ArrivalContext& ctx);
+  bool awaits_lookup() const { return unrouted_ != 0; }
+  // Every sync flit that has arrived by `c` is looked up in the registers as they are now
+  // (the start of its arrival cycle: the owner runs the router in every arrival cycle).
+  void classify_arrivals(std::uint64_t c, int input, const ArrivalContext& ctx);
+
+  // Step 4: the first VC, round robin from the one after the last served, whose front
+  // flit can move now.
+  InputRequest request(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
+                       const TreeClaim& tree) const;
+  // The front flit of `vc` leaves; the next VC is favoured from now on.
+  void pop(int vc);
+
+  // The earliest cycle in which a front flit may be served: `c` for a message the barrier
+  // unit takes (from its arrival on), else the front's ready cycle; kNever when empty.
+  std::uint64_t earliest_front(std::uint64_t c) const;
+  bool holds_sync() const;
+
+ private:
+  // Per worm VC (0 and 3), what the flits of the worm now arriving do (set by its head).
+  struct WormIn {
+    std::int8_t out = -1;
+    bool copy = false;          // absorbed here as well
+    bool promote_next = false;  // the next flit is the forwarded worm's head
+  };
+  FlitFifo<BufferedFlit>& fifo(int vc) { return vcs_[static_cast<std::size_t>(vc)]; }
+  const FlitFifo<BufferedFlit>& fifo(int vc) const { return vcs_[static_cast<std::size_t>(vc)]; }
+  void classify(BufferedFlit& b, int input, std::uint64_t arrival, const ArrivalContext& ctx) const;
+  void classify_worm(BufferedFlit& b, int input, const ArrivalContext& ctx);
+
+  std::array<FlitFifo<BufferedFlit>, kVcs> vcs_;
+  std::array<WormIn, 2> worms_{};  // VCs kWormVc and kSnakeVc
+  std::uint8_t nonempty_ = 0;      // bit per VC
+  std::uint8_t unrouted_ = 0;      // bit per VC holding kUnrouted flits
+  std::uint8_t rr_ = 0;            // next VC to favour
+};
+
+}  // namespace meshsync

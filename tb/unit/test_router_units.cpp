@@ -1,0 +1,373 @@
+// The router core's units one at a time (model/core/router/, docs/microarchitecture.md
+// "Units"): each is exercised through its own interface, without a mesh, the way its RTL
+// module would be on a bench.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "model/core/router/barrier_unit.hpp"
+#include "model/core/router/input_unit.hpp"
+#include "model/core/router/output_unit.hpp"
+#include "model/core/router/switch_allocator.hpp"
+#include "model/core/router/tree_claim.hpp"
+#include "model/core/router_core.hpp"
+
+using namespace meshsync;
+
+namespace {
+
+constexpr MeshShape kMesh{4, 4};
+const Timing kTiming{1000, 5, 5, 30};
+
+std::vector<Coord> coords() {
+  std::vector<Coord> c;
+  for (int n = 0; n < kMesh.nodes(); ++n) c.push_back(kMesh.coord(static_cast<NodeId>(n)));
+  return c;
+}
+
+Flit unicast(NodeId src, NodeId dest, std::uint64_t packet = 1) {
+  Flit f;
+  f.packet = packet;
+  f.src = src;
+  f.dest = dest;
+  return f;
+}
+
+std::array<OutputUnit, kMaxOutputs> outputs(const RouterParams& p) {
+  std::array<OutputUnit, kMaxOutputs> o{};
+  for (int k = 1; k < kPorts; ++k) o[static_cast<std::size_t>(k)].connect_link(p);
+  return o;
+}
+
+// Records what a unit reports to the router's links.
+struct Links : RouterLinks {
+  std::vector<int> dropped_outputs;
+  void flit_out(NodeId, int, const Flit&, std::uint64_t) override {}
+  void credit_out(NodeId, int, int, std::uint64_t) override {}
+  void tree_copy_dropped(NodeId, int output, std::uint64_t, std::uint64_t) override {
+    dropped_outputs.push_back(output);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("output unit: credits only on links, worm VCs held from head to tail", "[units]") {
+  RouterParams p;
+  auto o = outputs(p);
+  OutputUnit& east = o[static_cast<std::size_t>(index(Port::PlusX))];
+  OutputUnit& local = o[static_cast<std::size_t>(index(Port::Local))];
+  CHECK(east.credits(kWormVc) == p.buffer_depth);
+  CHECK(east.credits(1) == p.sync_buffer_depth);
+  CHECK(east.credits(kTreeVc) == p.tree_buffer_depth);
+  for (std::uint32_t k = 0; k < p.sync_buffer_depth; ++k) east.take_credit(1);
+  CHECK_FALSE(east.has_credit(1));
+  east.return_credit(1);
+  CHECK(east.has_credit(1));
+  local.take_credit(kWormVc);  // the NI always takes
+  CHECK(local.has_credit(kWormVc));
+
+  CHECK(east.may_use(kWormVc, true, 2));
+  east.pass(kWormVc, false, 2);  // a head of input 2
+  CHECK(east.owner(kWormVc) == 2);
+  CHECK_FALSE(east.may_use(kWormVc, true, 3));   // another head waits
+  CHECK_FALSE(east.may_use(kWormVc, false, 3));  // and so does another worm's body
+  CHECK(east.may_use(kWormVc, false, 2));
+  CHECK(east.may_use(1, true, 3));               // sync VCs hold nothing
+  CHECK(east.may_use(kSnakeVc, true, 3));        // each worm VC on its own
+  east.pass(kWormVc, true, 2);                   // the tail frees it
+  CHECK(east.owner(kWormVc) == -1);
+}
+
+TEST_CASE("switch allocator: round robin from the one after the last winner", "[units]") {
+  SwitchAllocator sw;
+  std::array<std::uint16_t, kMaxOutputs> req{};
+  std::array<std::uint16_t, kMaxInputs> wants{};
+  const int east = index(Port::PlusX);
+  // Inputs 1, 3 and the emitter (5) want +X every cycle.
+  req[east] = (1u << 1) | (1u << 3) | (1u << 5);
+  wants[1] = wants[3] = static_cast<std::uint16_t>(1u << east);
+  std::vector<int> order;
+  for (int c = 0; c < 6; ++c) {
+    std::array<std::int8_t, kMaxOutputs> grant{};
+    REQUIRE(sw.allocate(req, 1u << east, wants, kPorts, grant) == 1u << east);
+    order.push_back(grant[east]);
+  }
+  CHECK(order == std::vector<int>{1, 3, 5, 1, 3, 5});
+}
+
+TEST_CASE("switch allocator: links first, an absorbing flit leaves only with both outputs", "[units]") {
+  SwitchAllocator sw;
+  const int local = index(Port::Local), east = index(Port::PlusX);
+  std::array<std::uint16_t, kMaxOutputs> req{};
+  std::array<std::uint16_t, kMaxInputs> wants{};
+  // Input 2 is absorbed and forwarded (Local and +X); input 1 wants +X alone and wins it
+  // first (pointer 0); input 3 wants Local alone.
+  wants[2] = static_cast<std::uint16_t>((1u << local) | (1u << east));
+  wants[1] = static_cast<std::uint16_t>(1u << east);
+  wants[3] = static_cast<std::uint16_t>(1u << local);
+  req[east] = (1u << 1) | (1u << 2);
+  req[local] = (1u << 2) | (1u << 3);
+  std::array<std::int8_t, kMaxOutputs> grant{};
+  unsigned g = sw.allocate(req, (1u << local) | (1u << east), wants, kPorts, grant);
+  // Input 2 lost its link, so it does not compete for Local: input 3 gets it.
+  CHECK(g == ((1u << local) | (1u << east)));
+  CHECK(grant[east] == 1);
+  CHECK(grant[local] == 3);
+  // Next cycle input 2 wins +X (pointer past 1) and Local (pointer past 3, wrapping): both.
+  g = sw.allocate(req, (1u << local) | (1u << east), wants, kPorts, grant);
+  CHECK(g == ((1u << local) | (1u << east)));
+  CHECK(grant[east] == 2);
+  CHECK(grant[local] == 2);
+}
+
+TEST_CASE("switch allocator: a link won alone stays idle and keeps its pointer", "[units]") {
+  SwitchAllocator sw;
+  const int local = index(Port::Local), east = index(Port::PlusX);
+  std::array<std::uint16_t, kMaxOutputs> req{};
+  std::array<std::uint16_t, kMaxInputs> wants{};
+  wants[2] = static_cast<std::uint16_t>((1u << local) | (1u << east));
+  wants[0] = static_cast<std::uint16_t>(1u << local);
+  req[east] = 1u << 2;
+  req[local] = (1u << 0) | (1u << 2);
+  std::array<std::int8_t, kMaxOutputs> grant{};
+  // Local's pointer is 0: input 0 wins it, so input 2 has +X alone and sends nothing.
+  CHECK(sw.allocate(req, (1u << local) | (1u << east), wants, kPorts, grant) == 1u << local);
+  CHECK(grant[local] == 0);
+  // +X kept its pointer, Local moved past 0: input 2 now has both.
+  CHECK(sw.allocate(req, (1u << local) | (1u << east), wants, kPorts, grant) == ((1u << local) | (1u << east)));
+  CHECK(grant[east] == 2);
+  CHECK(grant[local] == 2);
+}
+
+TEST_CASE("input unit: route and router delay as a flit arrives, ready only then", "[units]") {
+  const auto c = coords();
+  const NodeId here = kMesh.id({1, 1});
+  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
+  RouterParams p;
+  BarrierRegisterFile cam(4);
+  const ArrivalContext ctx{route, kTiming, cam};
+  auto out = outputs(p);
+  TreeClaim tree(p.tree_buffer_depth);
+  InputUnit in;
+  in.set_capacities(p);
+
+  // A worm for (3,2) arriving on -X in cycle 100: XY routing sends it on +X, ready at
+  // 100 + t_rn - 1.
+  const int west_in = index(Port::MinusX);
+  CHECK(in.accept(unicast(0, kMesh.id({3, 2})), 100, west_in, ctx) == 100 + kTiming.trn - 1);
+  CHECK(in.request(103, west_in, out, tree).vc == -1);
+  const InputRequest r = in.request(104, west_in, out, tree);
+  CHECK(r.vc == kWormVc);
+  CHECK(r.outputs == 1u << index(Port::PlusX));
+  CHECK_FALSE(r.barrier);
+
+  // No credit on +X: no request.
+  for (std::uint32_t k = 0; k < p.buffer_depth; ++k) out[index(Port::PlusX)].take_credit(kWormVc);
+  CHECK(in.request(104, west_in, out, tree).vc == -1);
+}
+
+TEST_CASE("input unit: a sync message's CAM lookup in its arrival cycle decides where it goes", "[units]") {
+  const auto c = coords();
+  const NodeId here = kMesh.id({1, 1});
+  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
+  RouterParams p;
+  BarrierRegisterFile cam(4);
+  const ArrivalContext ctx{route, kTiming, cam};
+  auto out = outputs(p);
+  TreeClaim tree(p.tree_buffer_depth);
+
+  const Flit arrive = make_sync(SyncType::Arrive, 7, kMesh.id({2, 1}), here, Route::XY, 1);
+  const int east_in = index(Port::PlusX);
+  SECTION("no register for the group: on to the NI, after t_rm") {
+    InputUnit in;
+    in.set_capacities(p);
+    CHECK(in.accept(arrive, 50, east_in, ctx) == 50);  // looked up in cycle 50
+    CHECK(in.awaits_lookup());
+    in.classify_arrivals(50, east_in, ctx);
+    CHECK_FALSE(in.awaits_lookup());
+    CHECK(in.front(1).ready == 50 + kTiming.trm - 1);
+    CHECK(in.front(1).out == index(Port::Local));
+  }
+  SECTION("a member register: the barrier unit takes it from its arrival on") {
+    BarrierRegisterSetup s;
+    s.gid = 7;
+    s.parent = here;
+    s.children = {{kMesh.id({2, 1}), Route::XY}};
+    cam.at(0).program(s);
+    InputUnit in;
+    in.set_capacities(p);
+    in.accept(arrive, 50, east_in, ctx);
+    in.classify_arrivals(50, east_in, ctx);
+    CHECK(in.front(1).out == kToBarrierUnit);
+    const InputRequest r = in.request(50, east_in, out, tree);
+    CHECK(r.barrier);
+    CHECK(r.vc == 1);
+    CHECK(r.outputs == 0);
+  }
+}
+
+TEST_CASE("input unit: VCs are offered round robin from the one after the last served", "[units]") {
+  const auto c = coords();
+  const NodeId here = kMesh.id({1, 1});
+  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
+  RouterParams p;
+  BarrierRegisterFile cam(0);
+  const ArrivalContext ctx{route, kTiming, cam};
+  auto out = outputs(p);
+  TreeClaim tree(p.tree_buffer_depth);
+  InputUnit in;
+  in.set_capacities(p);
+  const int west_in = index(Port::MinusX);
+  const NodeId east = kMesh.id({3, 1});
+  // Two XY worms' heads on VC 0 (one after the other) and a YX sync message on VC 2.
+  Flit w = unicast(0, east, 1);
+  w.tail = false;
+  in.accept(w, 10, west_in, ctx);
+  Flit sync = make_sync(SyncType::Release, 3, 0, east, Route::YX, 0);
+  in.accept(sync, 10, west_in, ctx);
+  in.classify_arrivals(10, west_in, ctx);
+  const std::uint64_t c0 = 10 + kTiming.trn - 1;
+  CHECK(in.request(c0, west_in, out, tree).vc == kWormVc);
+  in.pop(kWormVc);
+  CHECK(in.request(c0 + 1, west_in, out, tree).vc == 2);  // after VC 0: VC 2
+}
+
+TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs lose their copy", "[units]") {
+  const auto c = coords();
+  const NodeId here = kMesh.id({1, 1});
+  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
+  RouterParams p;
+  BarrierRegisterFile cam(4);
+  BarrierRegisterSetup s;
+  s.gid = 9;
+  s.parent = here;
+  s.children = {{kMesh.id({3, 1}), Route::XY}, {kMesh.id({1, 3}), Route::XY}};  // behind +X and +Y
+  cam.at(0).program(s);
+  const ArrivalContext ctx{route, kTiming, cam};
+  auto out = outputs(p);
+  TreeClaim tree(p.tree_buffer_depth);
+  Links links;
+  std::vector<InputUnit> in(kPorts);
+  for (auto& i : in) i.set_capacities(p);
+
+  Flit head;
+  head.tree = true;
+  head.tail = false;
+  head.gid = 9;
+  head.dest = here;
+  head.packet = 5;
+  // Heads addressed here on -X and -Y in cycle 0; ready after t_rm.
+  in[index(Port::MinusX)].accept(head, 0, index(Port::MinusX), ctx);
+  head.packet = 6;
+  in[index(Port::MinusY)].accept(head, 0, index(Port::MinusY), ctx);
+  const unsigned candidates = (1u << index(Port::MinusX)) | (1u << index(Port::MinusY));
+  // +Y's tree buffer downstream is not empty: that copy will be dropped.
+  out[index(Port::PlusY)].take_credit(kTreeVc);
+
+  tree.claim(kTiming.trm - 2, candidates, in.data(), kPorts, route, cam, out, links);
+  CHECK_FALSE(tree.claimed(index(Port::MinusX)));  // not ready yet
+  tree.claim(kTiming.trm - 1, candidates, in.data(), kPorts, route, cam, out, links);
+  REQUIRE(tree.claimed(index(Port::MinusX)));
+  CHECK_FALSE(tree.claimed(index(Port::MinusY)));  // one claim a cycle
+  CHECK(tree.outputs(index(Port::MinusX)) == ((1u << index(Port::Local)) | (1u << index(Port::PlusX))));
+  CHECK(links.dropped_outputs == std::vector<int>{index(Port::PlusY)});
+  CHECK(out[index(Port::PlusX)].owner(kTreeVc) == index(Port::MinusX));
+  // The copy to +X is readdressed to that child.
+  CHECK(tree.copy(index(Port::MinusX), index(Port::PlusX), head).dest == kMesh.id({3, 1}));
+  CHECK(tree.copy(index(Port::MinusX), index(Port::Local), head).dest == here);
+
+  // The second head claims in the next cycle: Local and +X are held, +Y has no room.
+  tree.claim(kTiming.trm, candidates, in.data(), kPorts, route, cam, out, links);
+  CHECK(tree.claimed(index(Port::MinusY)));
+  CHECK(tree.outputs(index(Port::MinusY)) == 0);  // dropped here
+  tree.release(index(Port::MinusX));
+  CHECK_FALSE(tree.claimed(index(Port::MinusX)));
+}
+
+TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a release batch child by child", "[units]") {
+  const auto c = coords();
+  const NodeId here = kMesh.id({1, 1});
+  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
+  RouterParams p;
+  BarrierUnit unit(p);
+  auto out = outputs(p);
+  BarrierRegisterSetup s;
+  s.gid = 2;
+  s.parent = kMesh.id({0, 1});  // the parent is behind -X
+  s.children = {{kMesh.id({2, 1}), Route::XY}, {kMesh.id({3, 1}), Route::XY}, {kMesh.id({1, 2}), Route::XY}};
+  REQUIRE(unit.program(s));
+  CHECK(unit.idle());
+
+  // The local process and the three children arrive; the last completes the reduction.
+  const auto arrival = [&](std::uint8_t slot, std::uint64_t ready) {
+    BufferedFlit b;
+    b.flit = make_sync(SyncType::Arrive, 2, 0, here, Route::XY, slot);
+    b.ready = ready;
+    b.out = kToBarrierUnit;
+    return b;
+  };
+  const std::uint8_t slots[] = {kLocalSlot, 0, 1, 2};
+  for (std::uint8_t k = 0; k < 4; ++k) {
+    BufferedFlit b = arrival(slots[k], 100 + k);
+    CHECK(unit.take(b, 80 + k, here));
+  }
+  CHECK_FALSE(unit.idle());
+  CHECK(unit.next_wake(90) == 103);  // due when the completing message is ready
+  CHECK(unit.offer(102, route, out).ports == 0);
+  EmitterOffer o = unit.offer(103, route, out);
+  CHECK(o.ports == 1u << index(Port::MinusX));
+  CHECK(unit.message(o, index(Port::MinusX)).dest == s.parent);
+  unit.sent(o, o.ports);
+  CHECK(unit.idle());
+
+  // The release: both +X children share a port, so they leave one per cycle; the local
+  // release goes once no child is left at the start of a cycle.
+  BufferedFlit rel;
+  rel.flit = make_sync(SyncType::Release, 2, *s.parent, here, Route::XY, 0);
+  rel.ready = 200;
+  CHECK(unit.take(rel, 190, here));
+  o = unit.offer(200, route, out);
+  CHECK(o.ports == ((1u << index(Port::PlusX)) | (1u << index(Port::PlusY))));
+  CHECK(unit.message(o, index(Port::PlusX)).dest == kMesh.id({2, 1}));
+  unit.sent(o, o.ports);
+  o = unit.offer(201, route, out);
+  CHECK(o.ports == 1u << index(Port::PlusX));
+  CHECK(unit.message(o, index(Port::PlusX)).dest == kMesh.id({3, 1}));
+  unit.sent(o, o.ports);
+  o = unit.offer(202, route, out);
+  CHECK(o.ports == 1u << index(Port::Local));
+  unit.sent(o, o.ports);
+  CHECK(unit.idle());
+}
+
+TEST_CASE("barrier unit: a register write cancels its batch; a freed group's message goes to the NI", "[units]") {
+  const auto c = coords();
+  const NodeId here = kMesh.id({1, 1});
+  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
+  RouterParams p;
+  BarrierUnit unit(p);
+  auto out = outputs(p);
+  BarrierRegisterSetup s;
+  s.gid = 4;
+  s.parent = kMesh.id({0, 1});
+  REQUIRE(unit.program(s));
+  BufferedFlit b;
+  b.flit = make_sync(SyncType::Arrive, 4, here, here, Route::XY, kLocalSlot);
+  b.ready = 10;
+  b.out = kToBarrierUnit;
+  CHECK(unit.take(b, 5, here));
+  CHECK_FALSE(unit.idle());
+  REQUIRE(unit.program(s));  // software writes the register again
+  CHECK(unit.idle());
+  CHECK(unit.offer(10, route, out).ports == 0);
+
+  REQUIRE(unit.free(4));
+  CHECK_FALSE(unit.free(4));
+  CHECK_FALSE(unit.take(b, 11, here));  // not taken: the input relabels it for the NI
+
+  // Round robin among the inputs offering messages.
+  CHECK(unit.pick(0b10110) == 1);
+  CHECK(unit.pick(0b10110) == 2);
+  CHECK(unit.pick(0b10110) == 4);
+  CHECK(unit.pick(0b10110) == 1);
+}
