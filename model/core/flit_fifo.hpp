@@ -29,10 +29,11 @@ class FlitFifo {
   const T& at(std::size_t i) const { return slots_[wrap(head_ + i)]; }
   // Wrapping by comparison, not %: the capacity is rarely a power of two, and a
   // division per flit per hop shows up in the simulator's profile.
-  void push(const T& v) {
+  void push(const T& v) { push_slot() = v; }
+  // The new last slot, for the caller to fill in place.
+  T& push_slot() {
     if (count_ == slots_.size()) grow();
-    slots_[wrap(head_ + count_)] = v;
-    ++count_;
+    return slots_[wrap(head_ + count_++)];
   }
   void pop() {
     if (++head_ == slots_.size()) head_ = 0;

@@ -118,6 +118,7 @@ RouterCore::Requests RouterCore::arbitrate_inputs(std::uint64_t c) const {
     if (q.barrier) r.barrier |= 1u << i;
     if (q.drop) r.drop |= 1u << i;
     r.wants[static_cast<std::size_t>(i)] = q.outputs;
+    if (q.outputs & (q.outputs - 1)) r.several |= 1u << i;
     for (unsigned o = q.outputs; o; o &= o - 1) {
       const int k = lowest_bit(o);
       r.by_output[static_cast<std::size_t>(k)] = static_cast<std::uint16_t>(r.by_output[static_cast<std::size_t>(k)] | (1u << i));
@@ -134,8 +135,12 @@ void RouterCore::barrier_unit_takes(std::uint64_t c, const Requests& r, RouterLi
   const int v = r.vc[static_cast<std::size_t>(i)];
   BufferedFlit& head = input(i).front(v);
   const bool cs = head.cs_update;
-  if (barrier_.take(head, c, route_.id())) pop_input(i, v, c, links);
-  else if (!cs) head.out = static_cast<std::int8_t>(route_.eject_output(i));  // on to the NI when ready
+  if (barrier_.take(head, c, route_.id())) {
+    pop_input(i, v, c, links);
+    return;
+  }
+  if (!cs) head.out = static_cast<std::int8_t>(route_.eject_output(i));  // on to the NI when ready
+  input(i).refresh_front(v);
 }
 
 bool RouterCore::traverse(std::uint64_t c, Requests& r, const EmitterOffer& offer, RouterLinks& links) {
@@ -146,7 +151,7 @@ bool RouterCore::traverse(std::uint64_t c, Requests& r, const EmitterOffer& offe
   }
   r.asking |= offer.ports;
   std::array<std::int8_t, kMaxOutputs> grant;
-  const unsigned granted = r.asking ? switch_.allocate(r.by_output, r.asking, r.wants, n, grant) : 0;
+  const unsigned granted = r.asking ? switch_.allocate(r.by_output, r.asking, r.wants, r.several, n, grant) : 0;
   unsigned emitted = 0;
   for (unsigned m = granted; m; m &= m - 1) {
     const int o = lowest_bit(m);

@@ -131,6 +131,7 @@ class RouterCore {
     unsigned asking = 0;   // outputs with a requester
     unsigned barrier = 0;  // inputs offering their message to the barrier unit
     unsigned drop = 0;     // inputs discarding a dropped tree worm's flit
+    unsigned several = 0;  // inputs asking for more than one output at once
   };
 
   InputUnit& input(int i) { return in_[static_cast<std::size_t>(i)]; }

@@ -39,6 +39,14 @@ std::array<OutputUnit, kMaxOutputs> outputs(const RouterParams& p) {
   return o;
 }
 
+// The inputs that ask for more than one output.
+unsigned several(const std::array<std::uint16_t, kMaxInputs>& wants) {
+  unsigned m = 0;
+  for (int i = 0; i < kMaxInputs; ++i)
+    if (wants[static_cast<std::size_t>(i)] & (wants[static_cast<std::size_t>(i)] - 1)) m |= 1u << i;
+  return m;
+}
+
 // Records what a unit reports to the router's links.
 struct Links : RouterLinks {
   std::vector<int> dropped_outputs;
@@ -89,7 +97,7 @@ TEST_CASE("switch allocator: round robin from the one after the last winner", "[
   std::vector<int> order;
   for (int c = 0; c < 6; ++c) {
     std::array<std::int8_t, kMaxOutputs> grant{};
-    REQUIRE(sw.allocate(req, 1u << east, wants, kPorts, grant) == 1u << east);
+    REQUIRE(sw.allocate(req, 1u << east, wants, several(wants), kPorts, grant) == 1u << east);
     order.push_back(grant[east]);
   }
   CHECK(order == std::vector<int>{1, 3, 5, 1, 3, 5});
@@ -108,13 +116,13 @@ TEST_CASE("switch allocator: links first, an absorbing flit leaves only with bot
   req[east] = (1u << 1) | (1u << 2);
   req[local] = (1u << 2) | (1u << 3);
   std::array<std::int8_t, kMaxOutputs> grant{};
-  unsigned g = sw.allocate(req, (1u << local) | (1u << east), wants, kPorts, grant);
+  unsigned g = sw.allocate(req, (1u << local) | (1u << east), wants, several(wants), kPorts, grant);
   // Input 2 lost its link, so it does not compete for Local: input 3 gets it.
   CHECK(g == ((1u << local) | (1u << east)));
   CHECK(grant[east] == 1);
   CHECK(grant[local] == 3);
   // Next cycle input 2 wins +X (pointer past 1) and Local (pointer past 3, wrapping): both.
-  g = sw.allocate(req, (1u << local) | (1u << east), wants, kPorts, grant);
+  g = sw.allocate(req, (1u << local) | (1u << east), wants, several(wants), kPorts, grant);
   CHECK(g == ((1u << local) | (1u << east)));
   CHECK(grant[east] == 2);
   CHECK(grant[local] == 2);
@@ -131,10 +139,10 @@ TEST_CASE("switch allocator: a link won alone stays idle and keeps its pointer",
   req[local] = (1u << 0) | (1u << 2);
   std::array<std::int8_t, kMaxOutputs> grant{};
   // Local's pointer is 0: input 0 wins it, so input 2 has +X alone and sends nothing.
-  CHECK(sw.allocate(req, (1u << local) | (1u << east), wants, kPorts, grant) == 1u << local);
+  CHECK(sw.allocate(req, (1u << local) | (1u << east), wants, several(wants), kPorts, grant) == 1u << local);
   CHECK(grant[local] == 0);
   // +X kept its pointer, Local moved past 0: input 2 now has both.
-  CHECK(sw.allocate(req, (1u << local) | (1u << east), wants, kPorts, grant) == ((1u << local) | (1u << east)));
+  CHECK(sw.allocate(req, (1u << local) | (1u << east), wants, several(wants), kPorts, grant) == ((1u << local) | (1u << east)));
   CHECK(grant[east] == 2);
   CHECK(grant[local] == 2);
 }

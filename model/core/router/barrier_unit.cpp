@@ -94,10 +94,9 @@ void BarrierUnit::select_batch(std::uint64_t c, const RouteUnit& route) {
   }
 }
 
-EmitterOffer BarrierUnit::offer(std::uint64_t c, const RouteUnit& route,
-                                const std::array<OutputUnit, kMaxOutputs>& outputs) {
+EmitterOffer BarrierUnit::offer_batch(std::uint64_t c, const RouteUnit& route,
+                                      const std::array<OutputUnit, kMaxOutputs>& outputs) {
   EmitterOffer o;
-  if (pending_ == 0) return o;
   if (emitter_.reg < 0) select_batch(c, route);
   if (emitter_.reg < 0) return o;
   // Per port the first message in child order that goes through it and has a credit, so
@@ -137,12 +136,11 @@ void BarrierUnit::sent(const EmitterOffer& offer, unsigned granted_ports) {
   }
 }
 
-std::uint64_t BarrierUnit::next_wake(std::uint64_t c) const {
+std::uint64_t BarrierUnit::next_batch(std::uint64_t c) const {
   if (emitter_.reg >= 0) return c + 1;
   std::uint64_t next = kNever;
-  if (pending_ > 0)
-    for (const Batch& b : batches_)
-      if (b.pending) next = std::min(next, std::max(c + 1, b.due));
+  for (const Batch& b : batches_)
+    if (b.pending) next = std::min(next, std::max(c + 1, b.due));
   return next;
 }
 

@@ -55,7 +55,9 @@ class BarrierUnit {
 
   // Step 6: the emitter takes a due batch if it has none, and offers its messages on the
   // ports that have a credit for them.
-  EmitterOffer offer(std::uint64_t c, const RouteUnit& route, const std::array<OutputUnit, kMaxOutputs>& outputs);
+  EmitterOffer offer(std::uint64_t c, const RouteUnit& route, const std::array<OutputUnit, kMaxOutputs>& outputs) {
+    return pending_ == 0 ? EmitterOffer{} : offer_batch(c, route, outputs);
+  }
   bool emitting() const { return emitter_.reg >= 0; }
   // The message offered on `port`; sent() once it is granted.
   const Flit& message(const EmitterOffer& offer, int port) const {
@@ -68,7 +70,7 @@ class BarrierUnit {
 
   bool idle() const { return pending_ == 0; }
   // The next cycle the unit has something to do from `c` on (kNever: nothing).
-  std::uint64_t next_wake(std::uint64_t c) const;
+  std::uint64_t next_wake(std::uint64_t c) const { return pending_ == 0 ? kNever : next_batch(c); }
   void describe(const std::string& me, std::vector<std::string>& out) const;
 
  private:
@@ -93,7 +95,9 @@ class BarrierUnit {
       local = false;
     }
   };
+  EmitterOffer offer_batch(std::uint64_t c, const RouteUnit& route, const std::array<OutputUnit, kMaxOutputs>& outputs);
   void select_batch(std::uint64_t c, const RouteUnit& route);
+  std::uint64_t next_batch(std::uint64_t c) const;
   void cancel_batch(int reg);
   void update_cs_path(const Flit& f);
 

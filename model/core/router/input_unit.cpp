@@ -9,9 +9,10 @@
 namespace meshsync {
 
 std::uint64_t InputUnit::accept(const Flit& f, std::uint64_t arrival, int input, const ArrivalContext& ctx) {
-  BufferedFlit b;
-  b.flit = f;
   const int v = f.vc();
+  BufferedFlit& b = fifo(v).push_slot();
+  b = BufferedFlit{};
+  b.flit = f;
   if (f.sync) {
     // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
     // upstream router calls us earlier, when it sends: registers may still change in
@@ -23,8 +24,8 @@ std::uint64_t InputUnit::accept(const Flit& f, std::uint64_t arrival, int input,
     classify(b, input, arrival, ctx);  // worms need no lookup
     if (f.mcast) classify_worm(b, input, ctx);
   }
-  fifo(v).push(b);
   nonempty_ = static_cast<std::uint8_t>(nonempty_ | (1u << v));
+  if (fifo(v).size() == 1) refresh_front(v);
   return b.ready;
 }
 
@@ -43,6 +44,7 @@ void InputUnit::classify_arrivals(std::uint64_t c, int input, const ArrivalConte
       classify(b, input, b.ready, ctx);
     }
     if (!left) unrouted_ = static_cast<std::uint8_t>(unrouted_ & ~(1u << v));
+    refresh_front(v);
   }
 }
 
@@ -118,14 +120,15 @@ void InputUnit::classify_worm(BufferedFlit& b, int input, const ArrivalContext& 
   if (f.tail) w = WormIn{};
 }
 
-InputRequest InputUnit::request(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
-                                const TreeClaim& tree) const {
+InputRequest InputUnit::first_eligible(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
+                                       const TreeClaim& tree) const {
   InputRequest r;
   // Only the VCs holding flits are looked at, in round-robin order from rr_.
   const unsigned rotated = ((unsigned{nonempty_} >> rr_) | (unsigned{nonempty_} << (kVcs - rr_))) & ((1u << kVcs) - 1);
   for (unsigned m = rotated; m; m &= m - 1) {
     int v = lowest_bit(m) + rr_;
     if (v >= kVcs) v -= kVcs;
+    if (due_[static_cast<std::size_t>(v)] > c) continue;  // arrives later, or not ready yet
     const BufferedFlit& b = front(v);
     if (b.out == kToBarrierUnit || b.cs_update) {
       // The barrier unit takes its messages from their arrival on, ready or not.
@@ -151,22 +154,6 @@ InputRequest InputUnit::request(std::uint64_t c, int input, const std::array<Out
     break;
   }
   return r;
-}
-
-void InputUnit::pop(int vc) {
-  auto& q = fifo(vc);
-  q.pop();
-  if (q.empty()) nonempty_ = static_cast<std::uint8_t>(nonempty_ & ~(1u << vc));
-  rr_ = static_cast<std::uint8_t>(vc + 1 == kVcs ? 0 : vc + 1);
-}
-
-std::uint64_t InputUnit::earliest_front(std::uint64_t c) const {
-  std::uint64_t next = kNever;
-  for (unsigned m = nonempty_; m; m &= m - 1) {
-    const BufferedFlit& b = front(lowest_bit(m));
-    next = std::min(next, b.out == kToBarrierUnit || b.cs_update ? c : b.ready);
-  }
-  return next;
 }
 
 bool InputUnit::holds_sync() const {

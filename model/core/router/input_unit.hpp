@@ -3,6 +3,7 @@
 // arrives (contract step 3), and the one VC the input offers each cycle (step 4).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -63,7 +64,20 @@ class InputUnit {
   bool full(int vc) const { return fifo(vc).full(); }
   std::size_t size(int vc) const { return fifo(vc).size(); }
   const BufferedFlit& front(int vc) const { return fifo(vc).front(); }
+  // For the barrier unit, which may relabel the front or clear its mark: refresh_front()
+  // once it has.
   BufferedFlit& front(int vc) { return fifo(vc).front(); }
+  void refresh_front(int vc) {
+    std::uint64_t& due = due_[static_cast<std::size_t>(vc)];
+    if (fifo(vc).empty()) {
+      due = kNever;
+    } else {
+      const BufferedFlit& b = fifo(vc).front();
+      due = b.out == kToBarrierUnit || b.cs_update ? 0 : b.ready;
+    }
+    earliest_ = due_[0];
+    for (int v = 1; v < kVcs; ++v) earliest_ = std::min(earliest_, due_[static_cast<std::size_t>(v)]);
+  }
 
   // Step 3: a flit in this input's buffer from `arrival` on. A sync flit waits for its CAM
   // lookup in that cycle (classify_arrivals); worms need none. Returns the first cycle it
@@ -77,13 +91,22 @@ class InputUnit {
   // Step 4: the first VC, round robin from the one after the last served, whose front
   // flit can move now.
   InputRequest request(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
-                       const TreeClaim& tree) const;
+                       const TreeClaim& tree) const {
+    // Most inputs of a busy router hold only flits still on their way here.
+    return earliest_ > c ? InputRequest{} : first_eligible(c, input, outputs, tree);
+  }
   // The front flit of `vc` leaves; the next VC is favoured from now on.
-  void pop(int vc);
+  void pop(int vc) {
+    auto& q = fifo(vc);
+    q.pop();
+    if (q.empty()) nonempty_ = static_cast<std::uint8_t>(nonempty_ & ~(1u << vc));
+    rr_ = static_cast<std::uint8_t>(vc + 1 == kVcs ? 0 : vc + 1);
+    refresh_front(vc);
+  }
 
   // The earliest cycle in which a front flit may be served: `c` for a message the barrier
   // unit takes (from its arrival on), else the front's ready cycle; kNever when empty.
-  std::uint64_t earliest_front(std::uint64_t c) const;
+  std::uint64_t earliest_front(std::uint64_t c) const { return earliest_ == 0 ? c : earliest_; }
   bool holds_sync() const;
 
  private:
@@ -95,10 +118,17 @@ class InputUnit {
   };
   FlitFifo<BufferedFlit>& fifo(int vc) { return vcs_[static_cast<std::size_t>(vc)]; }
   const FlitFifo<BufferedFlit>& fifo(int vc) const { return vcs_[static_cast<std::size_t>(vc)]; }
+  InputRequest first_eligible(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
+                              const TreeClaim& tree) const;
   void classify(BufferedFlit& b, int input, std::uint64_t arrival, const ArrivalContext& ctx) const;
   void classify_worm(BufferedFlit& b, int input, const ArrivalContext& ctx);
 
   std::array<FlitFifo<BufferedFlit>, kVcs> vcs_;
+  // Per VC, the first cycle its front may be served (0: the barrier unit's, at once;
+  // kNever: empty), and their minimum: a summary kept beside the buffers so that a cycle
+  // reads the flits only of the VCs that can move.
+  std::array<std::uint64_t, kVcs> due_{kNever, kNever, kNever, kNever, kNever};
+  std::uint64_t earliest_ = kNever;
   std::array<WormIn, 2> worms_{};  // VCs kWormVc and kSnakeVc
   std::uint8_t nonempty_ = 0;      // bit per VC
   std::uint8_t unrouted_ = 0;      // bit per VC holding kUnrouted flits

@@ -3,8 +3,17 @@
 namespace meshsync {
 
 unsigned SwitchAllocator::allocate(const std::array<std::uint16_t, kMaxOutputs>& requests, unsigned asking,
-                                   const std::array<std::uint16_t, kMaxInputs>& wants, int inputs,
+                                   const std::array<std::uint16_t, kMaxInputs>& wants, unsigned several, int inputs,
                                    std::array<std::int8_t, kMaxOutputs>& grant) {
+  if (several == 0) {
+    for (unsigned m = asking; m; m &= m - 1) {
+      const int o = lowest_bit(m);
+      const int w = round_robin_pick(requests[static_cast<std::size_t>(o)], rr_[static_cast<std::size_t>(o)]);
+      grant[static_cast<std::size_t>(o)] = static_cast<std::int8_t>(w);
+      advance(o, w, inputs);
+    }
+    return asking;
+  }
   const unsigned input_bits = (1u << inputs) - 1;
   std::array<std::int8_t, kMaxOutputs> winner;
   winner.fill(-1);
@@ -40,8 +49,7 @@ unsigned SwitchAllocator::allocate(const std::array<std::uint16_t, kMaxOutputs>&
   }
   for (unsigned m = granted; m; m &= m - 1) {
     const int o = lowest_bit(m);
-    const int w = grant[static_cast<std::size_t>(o)];
-    rr_[static_cast<std::size_t>(o)] = static_cast<std::uint8_t>(w + 1 == inputs + 1 ? 0 : w + 1);
+    advance(o, grant[static_cast<std::size_t>(o)], inputs);
   }
   return granted;
 }

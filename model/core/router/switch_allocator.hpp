@@ -22,11 +22,17 @@ class SwitchAllocator {
   // competes for it only if it won its links, and leaves only if it wins everything (a
   // link it won alone stays idle and keeps its pointer). Deciding the links first means
   // two absorbing flits never hold one output each and wait for each other's.
+  //
+  // `several`: bit per input that asks for more than one output; without such inputs the
+  // outputs are independent and each simply goes to its round-robin winner.
   unsigned allocate(const std::array<std::uint16_t, kMaxOutputs>& requests, unsigned asking,
-                    const std::array<std::uint16_t, kMaxInputs>& wants, int inputs,
+                    const std::array<std::uint16_t, kMaxInputs>& wants, unsigned several, int inputs,
                     std::array<std::int8_t, kMaxOutputs>& grant);
 
  private:
+  void advance(int o, int winner, int inputs) {
+    rr_[static_cast<std::size_t>(o)] = static_cast<std::uint8_t>(winner + 1 == inputs + 1 ? 0 : winner + 1);
+  }
   std::array<std::uint8_t, kMaxOutputs> rr_{};  // next requester to favour, per output
 };
 
