@@ -115,7 +115,7 @@ class VerilatedMeshBlock final : public MeshBlock {
   explicit VerilatedMeshBlock(MeshParams p)
       : p_(std::move(p)), nodes_(p_.router.mesh_w * p_.router.mesh_h),
         xw_(detail::coord_width(p_.router.mesh_w)), yw_(detail::coord_width(p_.router.mesh_h)),
-        cw_(detail::coord_width(p_.router.max_children + 2)) {
+        cw_(detail::coord_width(p_.router.max_children() + 2)) {
     // Its own context: the thread pool of a --threads build is the model's alone.
     ctx_.threads(static_cast<unsigned>(p_.threads));
     m_ = std::make_unique<V>(&ctx_, "mesh");
@@ -147,7 +147,7 @@ class VerilatedMeshBlock final : public MeshBlock {
 
   void write_register(int n, const RtlInputs& in) override {
     using detail::set_field;
-    const int mc = p_.router.max_children;
+    const int mc = p_.router.max_children();
     set_field(m_->reg_op_i, 2 * n, 2, static_cast<std::uint64_t>(in.reg_op));
     set_field(m_->reg_gid_i, 8 * n, 8, in.reg_gid);
     set_field(m_->reg_parent_valid_i, n, 1, in.reg_parent_valid);

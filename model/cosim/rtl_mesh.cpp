@@ -32,7 +32,7 @@ class RtlSite final : public ExternalRouter {
   RtlSite(NodeId id, NetworkCore& net, std::unique_ptr<RtlRouter> router, bool lockstep)
       : id_(id), net_(net), mesh_(net.mesh()), router_(std::move(router)),
         shadow_(lockstep ? &net.router(id) : nullptr),
-        local_(static_cast<std::size_t>(router_->params().ni_ports)) {}
+        local_(static_cast<std::size_t>(router_->params().ni_ports())) {}
 
   RtlRouter& router() { return *router_; }
   NodeId id() const { return id_; }
@@ -115,7 +115,7 @@ class RtlSite final : public ExternalRouter {
     op_ = RegOp::None;
     if (reg_ && reg_->cycle <= c) {
       op_ = reg_->op;
-      if (op_ == RegOp::Program) set_program(in_, reg_->setup, mesh_, router_->params().max_children);
+      if (op_ == RegOp::Program) set_program(in_, reg_->setup, mesh_, router_->params().max_children());
       else {
         in_.reg_op = RegOp::Free;
         in_.reg_gid = reg_->gid;
@@ -272,8 +272,8 @@ class RtlSite final : public ExternalRouter {
     // node, say), so only the inputs that can use output `o` are candidates: with an
     // all-port NI a link input's flits for the NI leave on its own ejection output alone.
     const auto can_use = [&](int p) {
-      if (router_->params().ni_ports == 1 || (o != 0 && o < kPorts)) return true;
-      return o == 0 ? ejection_output(p, router_->params().ni_ports) == 0 : p == o - kPorts + 1;
+      if (router_->params().ni_ports() == 1 || (o != 0 && o < kPorts)) return true;
+      return o == 0 ? ejection_output(p, router_->params().ni_ports()) == 0 : p == o - kPorts + 1;
     };
     std::optional<int> from;
     if (is_worm_vc(vc) && !head) {

@@ -243,7 +243,7 @@ void RtlMeshBlock::catch_up_shadow(std::uint64_t c) {
 void RtlMeshBlock::present(std::uint64_t c) {
   Worms& w = *worms_;
   written_.clear();
-  const int max_children = block_->params().router.max_children;
+  const int max_children = block_->params().router.max_children();
   for (auto& s : sites_) {
     if (s->reg_ && s->reg_->cycle <= c) {
       RtlInputs in;

@@ -1,7 +1,6 @@
 #include "rtl_ports.hpp"
 
 #include <algorithm>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -64,75 +63,53 @@ std::string describe_flit(std::uint32_t b) {
 RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_params) {
   RtlParams p;
   p.name = name;
-  const std::map<std::string, int*> field{{"MeshW", &p.mesh_w},
-                                          {"MeshH", &p.mesh_h},
-                                          {"BufferDepth", &p.buffer_depth},
-                                          {"SyncBufferDepth", &p.sync_buffer_depth},
-                                          {"TreeBufferDepth", &p.tree_buffer_depth},
-                                          {"NumRegs", &p.num_regs},
-                                          {"MaxChildren", &p.max_children},
-                                          {"Trn", &p.trn},
-                                          {"Trm", &p.trm},
-                                          {"NiPorts", &p.ni_ports}};
   std::istringstream in(verilog_params);
   for (std::string item; in >> item;) {
     const auto eq = item.find('=');
-    const auto f = field.find(item.substr(0, eq));
-    if (eq == std::string::npos || f == field.end())
+    const std::string key = item.substr(0, eq);
+    const Parameter* row = eq == std::string::npos ? nullptr : rtl_parameter(key);
+    if (eq == std::string::npos || (row == nullptr && key != "MeshW" && key != "MeshH"))
       throw std::invalid_argument("RTL configuration " + name + ": '" + item +
                                   "' is not a parameter the model mirrors");
-    *f->second = std::stoi(item.substr(eq + 1));
+    const int value = std::stoi(item.substr(eq + 1));
+    if (row == nullptr) {
+      (key == "MeshW" ? p.mesh_w : p.mesh_h) = value;
+      continue;
+    }
+    const std::string error = value < 0 ? std::string(row->name) + " must not be negative"
+                                        : parameter_error(*row, static_cast<std::uint32_t>(value));
+    if (!error.empty()) throw std::invalid_argument("RTL configuration " + name + ": " + item + ": " + error);
+    row->of(p) = static_cast<std::uint32_t>(value);
   }
-  if (p.ni_ports != 1 && p.ni_ports != 4)
-    throw std::invalid_argument("RTL configuration " + name + ": NiPorts must be 1 or 4");
   return p;
 }
 
 NetworkConfig network_config(const RtlParams& p) {
   NetworkConfig c;
   c.mesh = MeshShape{p.mesh_w, p.mesh_h};
-  c.timing.trn = static_cast<std::uint32_t>(p.trn);
-  c.timing.trm = static_cast<std::uint32_t>(p.trm);
-  c.router.buffer_depth = static_cast<std::uint32_t>(p.buffer_depth);
-  c.router.sync_buffer_depth = static_cast<std::uint32_t>(p.sync_buffer_depth);
-  c.router.tree_buffer_depth = static_cast<std::uint32_t>(p.tree_buffer_depth);
-  c.router.barrier_registers = static_cast<std::uint32_t>(p.num_regs);
-  c.router.max_children = static_cast<std::uint32_t>(p.max_children);
-  c.router.ni_ports = static_cast<std::uint32_t>(p.ni_ports);
+  for (const Parameter& row : kParameters)
+    if (row.rtl != nullptr) row.of(c) = row.of(p);
   return c;
 }
 
 RtlParams router_params(const NetworkConfig& c) {
   RtlParams p;
-  p.buffer_depth = static_cast<int>(c.router.buffer_depth);
-  p.sync_buffer_depth = static_cast<int>(c.router.sync_buffer_depth);
-  p.tree_buffer_depth = static_cast<int>(c.router.tree_buffer_depth);
-  p.num_regs = static_cast<int>(c.router.barrier_registers);
-  p.max_children = static_cast<int>(c.router.max_children);
-  p.trn = static_cast<int>(c.timing.trn);
-  p.trm = static_cast<int>(c.timing.trm);
-  p.ni_ports = static_cast<int>(c.router.ni_ports);
+  for (const Parameter& row : kParameters)
+    if (row.rtl != nullptr) row.of(p) = row.of(c);
   return p;
 }
 
 bool matches(const RtlParams& p, const NetworkConfig& c) {
-  const NetworkConfig r = network_config(p);
-  return r.router.buffer_depth == c.router.buffer_depth &&
-         r.router.sync_buffer_depth == c.router.sync_buffer_depth &&
-         r.router.tree_buffer_depth == c.router.tree_buffer_depth &&
-         r.router.barrier_registers == c.router.barrier_registers &&
-         r.router.max_children == c.router.max_children && r.timing.trn == c.timing.trn &&
-         r.timing.trm == c.timing.trm && r.router.ni_ports == c.router.ni_ports &&
-         c.mesh.width <= p.mesh_w && c.mesh.height <= p.mesh_h;
+  for (const Parameter& row : kParameters)
+    if (row.rtl != nullptr && row.of(p) != row.of(c)) return false;
+  return c.mesh.width <= p.mesh_w && c.mesh.height <= p.mesh_h;
 }
 
 std::string describe_router(const RtlParams& p) {
-  std::ostringstream s;
-  s << "buffer-depth " << p.buffer_depth << ", sync-buffer-depth " << p.sync_buffer_depth
-    << ", tree-buffer-depth " << p.tree_buffer_depth
-    << ", barrier-registers " << p.num_regs << ", max-children " << p.max_children << ", trn "
-    << p.trn << ", trm " << p.trm << ", " << (p.ni_ports == 1 ? "one-port" : "all-port") << " NI";
-  return s.str();
+  std::string s;
+  for (const Parameter& row : kParameters)
+    if (row.rtl != nullptr) s += (s.empty() ? "" : ", ") + std::string(row.name) + " " + value_text(row, row.of(p));
+  return s;
 }
 
 std::string describe(const RtlParams& p) {

@@ -36,29 +36,29 @@ constexpr int ejection_output(int i, int ni_ports) {
 
 // Parameters a Verilated configuration was built with (they are Verilog parameters, so
 // fixed when the model is built; rtl/configurations.txt names the configurations). The
-// router's defaults are config.hpp's: rtl/meshsync_router.sv declares the same values
+// router's parameters are the rows of kParameters (model/core/parameters.hpp) that name a
+// Verilog parameter; rtl/meshsync_router.sv declares their defaults
 // (tb/rtl/test_contract.cpp checks).
 struct RtlParams {
   std::string name;
   // Largest mesh side the coordinates can hold: RTL only (the RTL's defaults, 8x8).
   int mesh_w = 8;
   int mesh_h = 8;
-  int buffer_depth = static_cast<int>(RouterParams{}.buffer_depth);
-  int sync_buffer_depth = static_cast<int>(RouterParams{}.sync_buffer_depth);
-  int tree_buffer_depth = static_cast<int>(RouterParams{}.tree_buffer_depth);
-  int num_regs = static_cast<int>(RouterParams{}.barrier_registers);
-  int max_children = static_cast<int>(RouterParams{}.max_children);
-  int trn = static_cast<int>(Timing{}.trn);
-  int trm = static_cast<int>(Timing{}.trm);
-  int ni_ports = static_cast<int>(RouterParams{}.ni_ports);  // NiPorts: 1 or 4
+  // The fields of the table's rows with an RTL parameter; the others (ts, tp) are not the
+  // router's and keep their defaults.
+  Timing timing;
+  RouterParams router;
 
-  int inputs() const { return kPorts + ni_ports - 1; }
-  int outputs() const { return ni_ports > 1 ? kPorts + 4 : kPorts; }
+  int ni_ports() const { return static_cast<int>(router.ni_ports); }  // NiPorts: 1 or 4
+  int max_children() const { return static_cast<int>(router.max_children); }
+  int inputs() const { return kPorts + ni_ports() - 1; }
+  int outputs() const { return ni_ports() > 1 ? kPorts + 4 : kPorts; }
 };
 
 // A configuration from its line in rtl/configurations.txt: the Verilog parameters that
 // differ from the defaults, "BufferDepth=4 Trn=2 ...". Throws std::invalid_argument for
-// a parameter the model has no counterpart for or a malformed entry.
+// a parameter the model has no counterpart for, a malformed entry or a value outside
+// the parameter's range.
 RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_params);
 // The network parameters a configuration's router behaves like (timing other than trn and
 // trm, which the router does not see, keeps config.hpp's defaults).
@@ -67,9 +67,10 @@ NetworkConfig network_config(const RtlParams& p);
 bool matches(const RtlParams& p, const NetworkConfig& c);
 // The router parameters a run asks for (what a configuration must have to serve it).
 RtlParams router_params(const NetworkConfig& c);
-// "buffer-depth 16, ..., trm 30": the router parameters, for messages.
+// "trn 5, trm 30, buffer-depth 16, ..., ni one-port": the router parameters (the table's
+// rows with an RTL parameter, by option name), for messages.
 std::string describe_router(const RtlParams& p);
-// "default (buffer-depth 16, ..., mesh up to 128x128)".
+// "default (trn 5, ..., mesh up to 128x128)".
 std::string describe(const RtlParams& p);
 
 enum class RegOp : std::uint8_t { None = 0, Program = 1, Free = 2 };

@@ -115,7 +115,7 @@ class VerilatedRouter final : public RtlRouter {
     }
     for (int p = 0; p < kPorts; ++p)
       for (int v = 0; v < kRtlVcs; ++v) o.credit_out[p][v] = (m_->credit_out_o >> (p * kRtlVcs + v)) & 1u;
-    for (int ch = 0; ch < params_.ni_ports; ++ch)
+    for (int ch = 0; ch < params_.ni_ports(); ++ch)
       for (int v = 0; v < kRtlVcs; ++v) {
         o.local_ready[ch][v] = (m_->local_ready_o >> (ch * kRtlVcs + v)) & 1u;
         o.injection_pop[ch][v] = (m_->inj_pop_o >> (ch * kRtlVcs + v)) & 1u;
@@ -183,7 +183,7 @@ class VerilatedRouter final : public RtlRouter {
     detail::clear_bits(m_->reg_child_x_i);
     detail::clear_bits(m_->reg_child_y_i);
     detail::clear_bits(m_->reg_child_route_i);
-    for (int j = 0; j < params_.max_children; ++j) {
+    for (int j = 0; j < params_.max_children(); ++j) {
       put_bits(m_->reg_child_x_i, j * xw, xw, static_cast<std::uint64_t>(in.reg_child_x[j]));
       put_bits(m_->reg_child_y_i, j * yw, yw, static_cast<std::uint64_t>(in.reg_child_y[j]));
       put_bits(m_->reg_child_route_i, j, 1, in.reg_child_route[j]);

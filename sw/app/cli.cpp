@@ -18,7 +18,7 @@ namespace {
 // fails in them with CLI11's message instead of wrapping around in the conversion to an
 // unsigned field. (CLI::NonNegativeNumber would check the sign too, but its message
 // spells out the largest double in 300 digits.)
-constexpr std::int64_t kLarge = 100000000;  // 10^8: far more than any run needs
+constexpr std::int64_t kLarge = kParameterLarge;  // 10^8: far more than any run needs
 const CLI::Range kPositive(std::int64_t{1}, kLarge);
 const CLI::Range kNonNegative(std::int64_t{0}, kLarge);
 const CLI::Range kSeed(std::int64_t{0}, std::numeric_limits<std::int64_t>::max());
@@ -68,26 +68,32 @@ void add_members(CLI::App* app, std::string& members) {
   app->add_option("--members", members, "all | random:N | x,y;x,y;...")->capture_default_str();
 }
 
+// A router or timing parameter as its row of kParameters (model/core/parameters.hpp)
+// says: the option --name (or `names`), the help line, the range or the value names, the
+// default the field holds. `help`: in place of the row's line, where a subcommand has
+// more to say.
+void add_parameter(CLI::App* app, NetworkConfig& c, const Parameter& p, std::string names = "",
+                   const std::string& help = "") {
+  if (names.empty()) names = std::string("--") + p.name;
+  std::uint32_t& field = p.of(c);
+  const std::string& line = help.empty() ? std::string(p.doc) : help;
+  if (p.choices == nullptr) {
+    add_number(app, names, field, line, CLI::Range(std::int64_t{p.min}, std::int64_t{p.max}));
+    return;
+  }
+  std::map<std::string, std::uint32_t> values;
+  for (std::size_t i = 0; i < p.choice_count; ++i) values.emplace(p.choices[i].name, p.choices[i].value);
+  add_names(app, names, field, values, line)->default_str(value_text(p, field));
+}
+
 // `ts_names`: the start-up's option name(s); multicast also calls it --startup, the QG
-// paper's word.
+// paper's word. Parameters with named values (--ni) are options of the subcommands that
+// use them (add_parameter).
 void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts_names = "--ts") {
   NetworkConfig& c = n.config;
   add_mesh(app, c.mesh);
-  add_number(app, ts_names, c.timing.ts, "start-up at the NI, cycles", kPositive);
-  add_number(app, "--tp", c.timing.tp, "link traversal, cycles", kPositive);
-  add_number(app, "--trn", c.timing.trn, "router delay when only forwarding, cycles", kPositive);
-  add_number(app, "--trm", c.timing.trm, "router delay at a member for a sync message, cycles",
-             kPositive);
-  add_number(app, "--buffer-depth", c.router.buffer_depth, "worm VC input buffer, flits", kPositive);
-  add_number(app, "--tree-buffer-depth", c.router.tree_buffer_depth,
-             "tree worm VC input buffer, flits: the longest tree multicast worm", kPositive);
-  add_number(app, "--sync-buffer-depth", c.router.sync_buffer_depth,
-             "each sync VC input buffer, flits", kPositive);
-  // The bounds of the register file (8-bit GIDs) and of a register's child list.
-  add_number(app, "--registers", c.router.barrier_registers, "barrier registers per router",
-             CLI::Range(0, 256));
-  add_number(app, "--max-children", c.router.max_children, "children one barrier register holds",
-             CLI::Range(4, 64));
+  for (const Parameter& p : kParameters)
+    if (p.choices == nullptr) add_parameter(app, c, p, p.timing == &Timing::ts ? ts_names : "");
   add_number(app, "--deadlock-cycles", c.deadlock_cycles,
              "report a deadlock after this many cycles without progress",
              CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
@@ -178,9 +184,7 @@ CLI::App* add_multicast(CLI::App& app, MulticastOptions& o) {
   auto* mc = app.add_subcommand(
       "multicast", "simulate path-based multicasts (DP, MP, CP, QG): alone, or under the QG paper's load");
   add_network_options(mc, o.net, "--startup,--ts");
-  const std::map<std::string, std::uint32_t> ni{{"one-port", 1}, {"all-port", 4}};
-  add_names(mc, "--ni", o.net.config.router.ni_ports, ni, "one-port | all-port (4 injection, 4 ejection channels)")
-      ->default_str("all-port");
+  add_parameter(mc, o.net.config, parameter("ni"));
   mc->add_option("--src", o.source, "the source x,y of single multicasts (default 0,0)");
   mc->add_option("--dests", o.dests, "random:K | x,y;x,y;...")->capture_default_str();
   add_names(mc, "--algo", o.algorithms, algorithm_names(), "dp | mp | cp | qg, or a list dp,qg")
@@ -218,9 +222,7 @@ CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
 CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
   auto* bcast = app.add_subcommand("bcast", "broadcast over point-to-point messages: binomial or adaptive tree (docs/broadcast.md)");
   add_network_options(bcast, o.net);
-  const std::map<std::string, std::uint32_t> ni{{"one-port", 1}, {"all-port", 4}};
-  add_names(bcast, "--ni", o.net.config.router.ni_ports, ni, "one-port | all-port (4 injection, 4 ejection channels)")
-      ->default_str("one-port");
+  add_parameter(bcast, o.net.config, parameter("ni"));
   bcast->add_option("--comm", o.comm, "the ranks: all | random:N | x,y;x,y;... (rank i = i-th in node order)")
       ->capture_default_str();
   add_number(bcast, "--root", o.root, "the root rank", kNonNegative);
@@ -282,9 +284,7 @@ CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
   auto* soak = app.add_subcommand(
       "soak", "unicast load, concurrent barriers and multicasts in one run, every flit and release checked (docs/reliability.md)");
   add_network_options(soak, o.net);
-  const std::map<std::string, std::uint32_t> ni{{"one-port", 1}, {"all-port", 4}};
-  add_names(soak, "--ni", o.net.config.router.ni_ports, ni, "one-port | all-port (multicasts need all-port)")
-      ->default_str("all-port");
+  add_parameter(soak, o.net.config, parameter("ni"), "", "one-port | all-port (multicasts need all-port)");
   SoakParams& p = o.params;
   add_number(soak, "--cycles", p.cycles, "new packets, barrier epochs and multicasts start before this cycle", kPositive);
   add_seed(soak, p.seed, "seed of every random choice (load, groups, arrivals, multicasts, corrupted bit)");

@@ -16,16 +16,15 @@ void from_json(const json& j, MeshShape& m) {
 }
 
 void to_json(json& j, const NetworkConfig& c) {
-  j = json{{"mesh", c.mesh},
-           {"timing", c.timing},
-           {"router", c.router},
+  j = json{{"mesh", c.mesh}, {"timing", json::object()}, {"router", json::object()},
            {"deadlock_cycles", c.deadlock_cycles}};
+  for (const Parameter& p : kParameters) j[p.json_object()][p.json_key] = p.of(c);
 }
 
+// Every parameter must be there: a missing one is an error rather than a silent default.
 void from_json(const json& j, NetworkConfig& c) {
   j.at("mesh").get_to(c.mesh);
-  j.at("timing").get_to(c.timing);
-  j.at("router").get_to(c.router);
+  for (const Parameter& p : kParameters) j.at(p.json_object()).at(p.json_key).get_to(p.of(c));
   j.at("deadlock_cycles").get_to(c.deadlock_cycles);
 }
 

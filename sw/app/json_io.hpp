@@ -12,17 +12,13 @@
 
 namespace meshsync {
 
-// The keys are the field names.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Timing, ts, tp, trn, trm)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RouterParams, buffer_depth, sync_buffer_depth, tree_buffer_depth, barrier_registers,
-                                   max_children)
-
 // Coordinates and mesh sizes are [x, y] and [W, H].
 void to_json(nlohmann::json& j, const Coord& c);
 void to_json(nlohmann::json& j, const MeshShape& m);
 void from_json(const nlohmann::json& j, MeshShape& m);
 
-// {mesh, timing, router, deadlock_cycles}.
+// {mesh, timing, router, deadlock_cycles}: `timing` and `router` hold every parameter of
+// kParameters (model/core/parameters.hpp) under its JSON key.
 void to_json(nlohmann::json& j, const NetworkConfig& c);
 void from_json(const nlohmann::json& j, NetworkConfig& c);
 

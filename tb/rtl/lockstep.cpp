@@ -48,7 +48,7 @@ bool Lockstep::apply(const Stimulus& s) {
   }
   in.credit_in = s.credit;
   if (s.reg.op == RegOp::Program) {
-    set_program(in, s.reg.setup, mesh_, params().max_children);
+    set_program(in, s.reg.setup, mesh_, params().max_children());
   } else if (s.reg.op == RegOp::Free) {
     in.reg_op = RegOp::Free;
     in.reg_gid = s.reg.gid;

@@ -50,7 +50,7 @@ class Bench {
       players_.push_back(pl);
     }
     fillers_.resize(kFillers);
-    rel_out_.assign(static_cast<std::size_t>(std::max(1, ls_.params().num_regs)), 0);
+    rel_out_.assign(static_cast<std::size_t>(std::max(1, static_cast<int>(ls_.params().router.barrier_registers))), 0);
   }
 
   BenchResult run() {
@@ -333,7 +333,7 @@ class Bench {
   BarrierRegisterSetup random_setup(Player& pl) {
     BarrierRegisterSetup s;
     s.gid = pl.gid;
-    const int max = ls_.params().max_children;
+    const int max = ls_.params().max_children();
     pl.cs = chance(0.3);
     if (!pl.cs) {
       for (int slot = 0; slot < 4; ++slot) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -17,16 +18,21 @@ using namespace meshsync;
 using meshsync::rtl::RtlParams;
 namespace ff = meshsync::flit_format;
 
-// name -> value of every `parameter|localparam <type> Name = <number>` in a Verilog file
-// (plain decimals and sized decimals like 4'd15).
-std::map<std::string, long> verilog_constants(const std::string& file) {
+std::string rtl_file(const std::string& file) {
   std::ifstream in(std::string(MESHSYNC_RTL_DIR) + "/" + file);
   REQUIRE(in);
   std::stringstream text;
   text << in.rdbuf();
-  const std::string s = text.str();
-  static const std::regex decl(
-      R"((?:parameter|localparam)\s+[a-z ]+(?:\[[^\]]*\]\s*)?([A-Za-z]\w*)\s*=\s*(?:\d+'d)?(\d+)\s*[,;\n])");
+  return text.str();
+}
+
+// name -> value of every `<keyword> <type> Name = <number>` in a Verilog file (plain
+// decimals and sized decimals like 4'd15); `keywords` a regex alternative.
+std::map<std::string, long> verilog_constants(const std::string& file,
+                                              const std::string& keywords = "parameter|localparam") {
+  const std::string s = rtl_file(file);
+  const std::regex decl("(?:" + keywords +
+                        R"()\s+[a-z ]+(?:\[[^\]]*\]\s*)?([A-Za-z]\w*)\s*=\s*(?:\d+'d)?(\d+)\s*[,;\n])");
   std::map<std::string, long> out;
   for (auto it = std::sregex_iterator(s.begin(), s.end(), decl); it != std::sregex_iterator(); ++it)
     out[(*it)[1].str()] = std::stol((*it)[2].str());
@@ -35,18 +41,49 @@ std::map<std::string, long> verilog_constants(const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("contract: the RTL router's parameter defaults are config.hpp's", "[contract]") {
-  const auto v = verilog_constants("meshsync_router.sv");
-  const RtlParams defaults;  // from config.hpp (rtl_ports.hpp)
-  CHECK(v.at("BufferDepth") == defaults.buffer_depth);
-  CHECK(v.at("SyncBufferDepth") == defaults.sync_buffer_depth);
-  CHECK(v.at("NumRegs") == defaults.num_regs);
-  CHECK(v.at("MaxChildren") == defaults.max_children);
-  CHECK(v.at("Trn") == defaults.trn);
-  CHECK(v.at("Trm") == defaults.trm);
-  CHECK(v.at("MeshW") == defaults.mesh_w);
-  CHECK(v.at("MeshH") == defaults.mesh_h);
+// The mesh size is not a router parameter of the model (NetworkConfig::mesh; in the RTL
+// it sizes the coordinates), nor is the flit width (flit_format.hpp) or the mesh top's
+// link delay Tp (timing.tp).
+const std::set<std::string> kNotInTable{"MeshW", "MeshH", "FlitW", "Tp"};
+
+TEST_CASE("contract: the RTL router's parameter defaults are the table's", "[contract]") {
+  const auto v = verilog_constants("meshsync_router.sv", "parameter");
+  // Every row with an RTL parameter: the Verilog default is the field's.
+  for (const Parameter& p : kParameters) {
+    if (p.rtl == nullptr) continue;
+    INFO(p.rtl);
+    REQUIRE(v.count(p.rtl) == 1);
+    CHECK(v.at(p.rtl) == p.default_value());
+  }
+  // Every parameter with a number for its default (the others are derived) has its row.
+  for (const auto& [name, value] : v) {
+    INFO(name);
+    CHECK((rtl_parameter(name) != nullptr || kNotInTable.count(name) == 1));
+  }
+  CHECK(v.at("MeshW") == RtlParams{}.mesh_w);
+  CHECK(v.at("MeshH") == RtlParams{}.mesh_h);
   CHECK(v.at("FlitW") == ff::kWidth);
+}
+
+TEST_CASE("contract: rtl/configurations.txt sets only the table's parameters, in range", "[contract]") {
+  std::istringstream lines(rtl_file("configurations.txt"));
+  int configurations = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string name, uses;
+    if (!(words >> name >> uses) || name[0] == '#') continue;
+    ++configurations;
+    std::string router;  // what parse_rtl_params reads: Tp is the mesh top's
+    for (std::string item; words >> item;) {
+      const std::string key = item.substr(0, item.find('='));
+      INFO(name << ": " << item);
+      CHECK((rtl_parameter(key) != nullptr || kNotInTable.count(key) == 1));
+      if (key != "Tp") router += item + " ";
+    }
+    INFO(name);
+    CHECK_NOTHROW(rtl::parse_rtl_params(name, router));
+  }
+  CHECK(configurations > 5);
 }
 
 TEST_CASE("contract: meshsync_pkg's flit layout is flit_format.hpp's", "[contract]") {
@@ -129,11 +166,27 @@ TEST_CASE("contract: meshsync_pkg's ports, VCs and sync codes are the model's", 
 }
 
 TEST_CASE("contract: a configuration names only parameters the model mirrors", "[contract]") {
-  const RtlParams p = rtl::parse_rtl_params("x", "BufferDepth=4 Trn=2 MeshW=16");
-  CHECK(p.buffer_depth == 4);
-  CHECK(p.trn == 2);
+  const RtlParams p = rtl::parse_rtl_params("x", "BufferDepth=4 Trn=2 MeshW=16 NiPorts=4");
+  CHECK(p.router.buffer_depth == 4);
+  CHECK(p.timing.trn == 2);
+  CHECK(p.router.ni_ports == 4);
   CHECK(p.mesh_w == 16);
   CHECK(p.mesh_h == RtlParams{}.mesh_h);
   CHECK_THROWS_AS(rtl::parse_rtl_params("x", "FallbackDepth=1"), std::invalid_argument);
   CHECK_THROWS_AS(rtl::parse_rtl_params("x", "Trn"), std::invalid_argument);
+  // Only the values the model takes (the table's ranges).
+  CHECK_THROWS_AS(rtl::parse_rtl_params("x", "NiPorts=2"), std::invalid_argument);
+  CHECK_THROWS_AS(rtl::parse_rtl_params("x", "MaxChildren=3"), std::invalid_argument);
+  CHECK_THROWS_AS(rtl::parse_rtl_params("x", "Trn=-1"), std::invalid_argument);
+  // The mapping both ways and the match go through the table's rows.
+  NetworkConfig c = rtl::network_config(p);
+  CHECK(c.router.buffer_depth == 4);
+  CHECK(c.router.ni_ports == 4);
+  CHECK(rtl::matches(p, c));
+  CHECK(rtl::router_params(c).router.buffer_depth == 4);
+  c.router.tree_buffer_depth = 30;
+  CHECK_FALSE(rtl::matches(p, c));
+  c = rtl::network_config(p);
+  c.timing.ts = 7;  // not the router's
+  CHECK(rtl::matches(p, c));
 }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -309,7 +310,7 @@ TEST_CASE("cli: barrier --json on a complete 4x4 BTM meets the analytic latency"
   CHECK(j.at("hops").get<std::uint64_t>() == t.analytic_hops());
   CHECK(j.at("timing") == json{{"ts", 1000}, {"tp", 5}, {"trn", 5}, {"trm", 30}});
   // The full router parameters and the seed, so the run can be reproduced from its output.
-  CHECK(j.at("router") == json(RouterParams{}));
+  CHECK(j.at("router") == json(NetworkConfig{}).at("router"));
   CHECK(j.at("deadlock_cycles") == NetworkConfig{}.deadlock_cycles);
   CHECK(j.at("seed") == 1);
 }
@@ -324,7 +325,7 @@ TEST_CASE("cli: barrier timing options reach the simulation", "[cli][json]") {
   CHECK(j.at("analytic_cycles") == 2 * (7 + 5 * 1 + 6 * 3));
   CHECK(j.at("timing") == json{{"ts", 7}, {"tp", 1}, {"trn", 1}, {"trm", 3}});
   CHECK(j.at("router") == json{{"buffer_depth", 20}, {"sync_buffer_depth", 3}, {"tree_buffer_depth", 30},
-                               {"barrier_registers", 2}, {"max_children", 5}});
+                               {"barrier_registers", 2}, {"max_children", 5}, {"ni_ports", 1}});
   CHECK(j.at("deadlock_cycles") == 5000);
 }
 
@@ -457,8 +458,8 @@ TEST_CASE("cli: traffic --json is deterministic for a seed", "[cli][json][determ
   CHECK(a != c);
   CHECK(a.at("packets_measured").get<std::uint64_t>() > 100);
   CHECK(a.at("seed") == 5);
-  CHECK(a.at("router") == json(RouterParams{}));
-  CHECK(a.at("timing") == json(Timing{}));
+  CHECK(a.at("router") == json(NetworkConfig{}).at("router"));
+  CHECK(a.at("timing") == json(NetworkConfig{}).at("timing"));
   CHECK(a.at("flits_delivered") == 2 * a.at("packets_delivered").get<std::uint64_t>());
 }
 
@@ -842,6 +843,111 @@ TEST_CASE("cli: --rtl and --lockstep refuse meshes the RTL flit cannot address, 
   expect_error_naming({"traffic", "--mesh", "2x1024", "--rtl", "0,0", "--cycles", "10"}, "--rtl");
 }
 
+namespace {
+
+// The subcommands of `meshsync --help`.
+std::vector<std::string> subcommands() {
+  const Result r = run({"--help"});
+  std::vector<std::string> names;
+  bool listing = false;
+  for (const std::string& l : lines(r.out)) {
+    if (l.rfind("SUBCOMMANDS:", 0) == 0 || l.rfind("Subcommands:", 0) == 0) listing = true;
+    else if (listing && l.size() > 2 && l[0] == ' ' && l[2] != ' ') names.push_back(l.substr(2, l.find(' ', 2) - 2));
+    else if (listing && l.empty()) break;
+  }
+  return names;
+}
+
+// Whether `meshsync SUB --help` lists the option `--name`.
+bool has_option(const std::string& sub, const std::string& name) {
+  const std::string help = run({sub, "--help"}).out;
+  for (const std::string& l : lines(help)) {
+    const auto at = l.find("--" + name);
+    if (at == std::string::npos) continue;
+    const char after = at + 2 + name.size() < l.size() ? l[at + 2 + name.size()] : ' ';
+    if (after == ' ' || after == ',' || after == '=') return true;
+  }
+  return false;
+}
+
+// A --config file (YAML: option: value) that sets the network of a run as its JSON says:
+// the mesh, every parameter of kParameters the subcommand has as an option (by the JSON
+// key of its row) and deadlock-cycles.
+fs::path config_from_json(const std::string& sub, const json& run) {
+  std::string yaml = "mesh: " + std::to_string(run.at("mesh")[0].get<int>()) + "x" +
+                     std::to_string(run.at("mesh")[1].get<int>()) + "\n";
+  for (const Parameter& p : kParameters) {
+    const auto value = run.at(p.json_object()).at(p.json_key).get<std::uint32_t>();
+    if (has_option(sub, p.name)) yaml += std::string(p.name) + ": " + value_text(p, value) + "\n";
+    else CHECK(value == p.default_value());  // a run cannot have changed it
+  }
+  yaml += "deadlock-cycles: " + run.at("deadlock_cycles").dump() + "\n";
+  return write_file(sub + "_rerun.yaml", yaml);
+}
+
+// The JSON without what the host's speed decides (wall times, rates per host second).
+json without_host_times(json j) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end();) {
+      const std::string& k = it.key();
+      const auto ends = [&](const std::string& tail) {
+        return k.size() >= tail.size() && k.compare(k.size() - tail.size(), tail.size(), tail) == 0;
+      };
+      if (ends("_seconds") || ends("_per_second")) {
+        it = j.erase(it);
+      } else {
+        *it = without_host_times(*it);
+        ++it;
+      }
+    }
+  } else if (j.is_array()) {
+    for (auto& e : j) e = without_host_times(e);
+  }
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("cli: every simulating subcommand's JSON, run again through --config, gives the same result",
+          "[cli][json][config][parameters]") {
+  // Every router and timing parameter away from its default (an NI other than the
+  // subcommand's default where it has --ni).
+  const std::vector<std::string> network{"--mesh",    "4x3", "--ts",           "40", "--tp", "2", "--trn",
+                                         "2",         "--trm", "7",            "--buffer-depth", "6",
+                                         "--sync-buffer-depth", "3", "--tree-buffer-depth", "40",
+                                         "--registers", "3", "--max-children", "6", "--deadlock-cycles", "90000"};
+  // The subcommand's own options, given both times; `ni` the NI that is not its default.
+  struct Run {
+    std::vector<std::string> own;
+    std::string ni;
+  };
+  const std::map<std::string, Run> runs{
+      {"barrier", {{"--members", "random:5", "--scheme", "btm,cs", "--seed", "3", "--repeat", "2"}, ""}},
+      {"traffic", {{"--rate", "0.2", "--cycles", "400", "--warmup", "100", "--seed", "5"}, ""}},
+      {"multicast", {{"--dests", "random:4", "--trials", "2", "--seed", "2", "--algo", "dp,cp"}, "one-port"}},
+      {"bcast", {{"--algo", "binomial,twostage", "--bytes", "64", "--seed", "4"}, "all-port"}},
+      {"soak", {{"--cycles", "1500", "--multicast-rate", "0", "--seed", "6"}, "one-port"}},
+  };
+  // Every subcommand that simulates a network (it has --ts) is here.
+  int simulating = 0;
+  for (const std::string& sub : subcommands()) {
+    if (!has_option(sub, "ts")) continue;
+    ++simulating;
+    INFO(sub);
+    REQUIRE(runs.count(sub) == 1);
+    const Run& r = runs.at(sub);
+    std::vector<std::string> first = plus(plus({sub}, network), r.own);
+    if (!r.ni.empty()) first = plus(first, {"--ni", r.ni});
+    const json j = run_json(plus(first, {"--json"}));
+    if (!r.ni.empty()) CHECK(j.at("router").at("ni_ports") == (r.ni == "all-port" ? 4 : 1));
+    const fs::path cfg = config_from_json(sub, j);
+    INFO(slurp(cfg));
+    const json again = run_json(plus(plus({sub, "--config", cfg.string()}, r.own), {"--json"}));
+    CHECK(without_host_times(again) == without_host_times(j));
+  }
+  CHECK(simulating == static_cast<int>(runs.size()));
+}
+
 TEST_CASE("cli: a sparse barrier on a 1024x1024 mesh runs in the model and matches analytic",
           "[cli][scale]") {
   json j = run_json({"barrier", "--mesh", "1024x1024", "--members", "0,0;1023,1023", "--scheme",
@@ -863,7 +969,9 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
   expect_error_naming({"bcast", "--algo", "twostage", "--root-delay", "-5"}, "--root-delay");
   expect_error_naming({"bcast", "--algo", "adaptive", "--rtl", "all", "--slow-link", "1,0:+X:100"}, "--slow-link");
   expect_error_naming({"bcast", "--algo", "twostage", "--bytes", "1000", "--mtu", "512"}, "--tree-buffer-depth");
-  expect_error_naming({"bcast", "--tree-buffer-depth", "1"}, "tree buffer depth");
+  // The option's range is validate()'s (was 1 to 10^8 here, refused by validate() below 2).
+  expect_error_naming({"bcast", "--tree-buffer-depth", "1"}, "--tree-buffer-depth: Value 1 not in range 2 to 65535");
+  expect_error_naming({"bcast", "--tree-buffer-depth", "65536"}, "--tree-buffer-depth");
   expect_error_naming({"bcast", "--algo", "tree"}, "--algo");
   expect_error_naming({"bcast", "--algo", "binomial,binomial"}, "twice");
   expect_error_naming({"bcast", "--loss", "0.1"}, "--loss");

@@ -68,13 +68,16 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   c.mesh = {5, 3};
   c.timing = Timing{7, 2, 3, 11};
   c.router = RouterParams{9, 2, 17, 12};
+  c.router.ni_ports = 4;
   c.deadlock_cycles = 4242;
   const nlohmann::json j = c;
   CHECK(j.at("mesh") == nlohmann::json::array({5, 3}));
   CHECK(j.at("timing") == nlohmann::json{{"ts", 7}, {"tp", 2}, {"trn", 3}, {"trm", 11}});
+  // Every router parameter, ni_ports too: a run with an all-port NI can be run again from
+  // its JSON.
   CHECK(j.at("router") == nlohmann::json{{"buffer_depth", 9}, {"sync_buffer_depth", 2},
                                          {"tree_buffer_depth", 66}, {"barrier_registers", 17},
-                                         {"max_children", 12}});
+                                         {"max_children", 12}, {"ni_ports", 4}});
   CHECK(j.at("deadlock_cycles") == 4242);
   const auto back = nlohmann::json::parse(j.dump()).get<NetworkConfig>();
   CHECK(back.mesh.width == 5);
@@ -87,12 +90,78 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   CHECK(back.router.sync_buffer_depth == 2);
   CHECK(back.router.barrier_registers == 17);
   CHECK(back.router.max_children == 12);
+  CHECK(back.router.ni_ports == 4);
   CHECK(back.deadlock_cycles == 4242);
   CHECK(nlohmann::json(back) == j);
   // A missing field is an error rather than a silent default.
   nlohmann::json partial = j;
   partial.erase("router");
   CHECK_THROWS_AS(partial.get<NetworkConfig>(), nlohmann::json::exception);
+  partial = j;
+  partial["router"].erase("ni_ports");
+  CHECK_THROWS_AS(partial.get<NetworkConfig>(), nlohmann::json::exception);
+}
+
+TEST_CASE("the parameter table: every row has its field, a JSON key and a range that holds the default",
+          "[config][parameters]") {
+  std::set<std::string> names, keys, rtl;
+  std::set<const void*> fields;
+  NetworkConfig c;
+  for (const Parameter& p : kParameters) {
+    INFO(p.name);
+    CHECK(names.insert(p.name).second);
+    CHECK(keys.insert(std::string(p.json_object()) + "." + p.json_key).second);
+    if (p.rtl != nullptr) CHECK(rtl.insert(p.rtl).second);
+    CHECK(((p.timing != nullptr) != (p.router != nullptr)));
+    CHECK(fields.insert(&p.of(c)).second);
+    CHECK(p.min <= p.default_value());
+    CHECK(p.default_value() <= p.max);
+    CHECK(parameter_error(p, p.default_value()).empty());
+    CHECK(std::string(p.doc).find('\n') == std::string::npos);
+    CHECK(&parameter(p.name) == &p);
+  }
+  // Every field of Timing and RouterParams has its row.
+  CHECK(fields.size() * sizeof(std::uint32_t) == sizeof(Timing) + sizeof(RouterParams));
+  CHECK_THROWS_AS(parameter("bogus"), std::logic_error);
+}
+
+TEST_CASE("NetworkConfig::validate checks each parameter's range from the table, in one line",
+          "[config][parameters]") {
+  for (const Parameter& p : kParameters) {
+    INFO(p.name);
+    NetworkConfig c;
+    c.deadlock_cycles = std::numeric_limits<std::uint64_t>::max();  // not the subject here
+    const auto message = [&](std::uint32_t v) {
+      p.of(c) = v;
+      try {
+        c.validate();
+        return std::string();
+      } catch (const ConfigError& e) {
+        return std::string(e.what());
+      }
+    };
+    for (std::uint32_t v : {p.min, p.max, p.default_value()})
+      if (p.choices == nullptr || p.choice_name(v) != nullptr) CHECK(message(v).empty());
+    if (p.min > 0) {
+      const std::string m = message(p.min - 1);
+      CHECK(m.rfind(p.name, 0) == 0);
+      CHECK(m.find('\n') == std::string::npos);
+    }
+    if (p.max < std::numeric_limits<std::uint32_t>::max()) CHECK(message(p.max + 1).rfind(p.name, 0) == 0);
+  }
+  NetworkConfig c;
+  c.router.ni_ports = 2;
+  CHECK_THROWS_WITH(c.validate(), "ni must be 1 (one-port) or 4 (all-port), got 2");
+  c.router.ni_ports = 4;
+  CHECK_NOTHROW(c.validate());
+  c.router.tree_buffer_depth = 1;
+  CHECK_THROWS_WITH(c.validate(), "tree-buffer-depth must be at least 2 flits (a head and a word)");
+  c = NetworkConfig{};
+  c.timing.ts = 0;
+  CHECK_THROWS_WITH(c.validate(), "ts must be at least 1 cycle (the NI registers the request)");
+  c = NetworkConfig{};
+  c.router.barrier_registers = 257;
+  CHECK_THROWS_WITH(c.validate(), "registers must be at most 256 (8-bit GID space)");
 }
 
 TEST_CASE("parse_mesh", "[config][cli]") {

@@ -1,0 +1,169 @@
+// The router and timing parameters: the structs that hold them and the one table that
+// describes them (name, range, help line, RTL parameter, JSON key). Everything that lists
+// the parameters iterates the table: the command line's options, their help and ranges
+// (sw/app/cli.cpp), NetworkConfig::validate()'s range checks (config.hpp), the JSON form
+// of a configuration (sw/app/json_io.cpp), the mapping to the RTL router's Verilog
+// parameters (model/cosim/rtl_ports.cpp) and the contract test that holds
+// rtl/meshsync_router.sv's defaults to them (tb/rtl/test_contract.cpp). A parameter
+// added here appears in all of them; the default is the field's initializer below.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "flit.hpp"
+
+namespace meshsync {
+
+// Cycles of the network clock (NOTES.md "Timing model"; 1 cycle = 1 ns at 1 GHz).
+struct Timing {
+  std::uint32_t ts = 1000;  // start-up at the network interface
+  std::uint32_t tp = 5;     // one link traversal
+  std::uint32_t trn = 5;    // router delay when a router only forwards
+  std::uint32_t trm = 30;   // router delay when a member router processes a sync message
+};
+
+struct RouterParams {
+  // Worm VC input buffer, flits. Full link throughput needs depth >= 2*tp + trn + 1 (the
+  // credit round trip, docs/microarchitecture.md); 16 covers the paper's timing.
+  std::uint32_t buffer_depth = 16;
+  // Each of the two sync VCs; sync messages are single flits and rare.
+  std::uint32_t sync_buffer_depth = 4;
+  // Barrier registers per router (the CAM size).
+  std::uint32_t barrier_registers = 4;
+  // Children one register can hold (BTM needs 4; a CS root may have more). A member with
+  // more children keeps its register in node memory instead (software fallback).
+  std::uint32_t max_children = 8;
+  // Channels between the router and its network interface. 1 (one-port): one injection
+  // channel and the Local output. 4 (all-port, the QG paper's model): four injection
+  // channels, and every input link ejects on a channel of its own, so an absorbing
+  // multidestination worm never waits for another one at the NI (docs/deadlock.md).
+  std::uint32_t ni_ports = 1;
+  // The tree worm VC (docs/tree-multicast.md). A tree worm moves on only into a buffer
+  // that has room for all of it (virtual cut-through), so this is also the longest tree
+  // worm: 66 flits hold a head, a fragment index and a 256-byte fragment.
+  std::uint32_t tree_buffer_depth = 66;
+
+  // Depth of VC `vc`'s input buffer (and the credits of that VC on a link).
+  std::uint32_t depth(int vc) const {
+    return vc == kTreeVc ? tree_buffer_depth : is_worm_vc(vc) ? buffer_depth : sync_buffer_depth;
+  }
+};
+
+// A value of a parameter that has names (ni: one-port, all-port).
+struct ParameterChoice {
+  const char* name;
+  std::uint32_t value;
+};
+
+// One row of kParameters. A field of Timing or of RouterParams (exactly one of `timing`
+// and `router` is set); its JSON object is "timing" or "router" accordingly.
+struct Parameter {
+  const char* name;      // the option (--name) and the word in validate()'s messages
+  const char* json_key;  // its key in the JSON object "timing" or "router"
+  const char* rtl;       // the Verilog parameter of meshsync_router, or nullptr: model only
+  std::uint32_t min, max;
+  const char* unit;        // "cycle", "flit", or "" for a count: validate()'s messages
+  const char* doc;         // the option's help line
+  const char* min_reason;  // why the minimum (validate()'s message), or ""
+  const char* max_reason;  // why the maximum, or ""
+  std::uint32_t Timing::*timing = nullptr;
+  std::uint32_t RouterParams::*router = nullptr;
+  // Parameters with named values take only those (and the names on the command line).
+  const ParameterChoice* choices = nullptr;
+  std::size_t choice_count = 0;
+
+  const char* json_object() const { return timing != nullptr ? "timing" : "router"; }
+  // The field in a NetworkConfig (or anything with `timing` and `router` members).
+  template <typename Config>
+  auto& of(Config& c) const {
+    return timing != nullptr ? c.timing.*timing : c.router.*router;
+  }
+  constexpr std::uint32_t default_value() const {
+    return timing != nullptr ? Timing{}.*timing : RouterParams{}.*router;
+  }
+  // The name of `value` among the choices, or nullptr.
+  const char* choice_name(std::uint32_t value) const {
+    for (std::size_t i = 0; i < choice_count; ++i)
+      if (choices[i].value == value) return choices[i].name;
+    return nullptr;
+  }
+};
+
+// 10^8: far more than any run needs (the bound of the cycle counts and buffer depths).
+inline constexpr std::uint32_t kParameterLarge = 100000000;
+inline constexpr ParameterChoice kNiChoices[] = {{"one-port", 1}, {"all-port", 4}};
+
+// The order is the command line's (--help) and describe_router()'s.
+inline constexpr Parameter kParameters[] = {
+    // name, JSON key, RTL parameter, min, max, unit, help line, why the minimum, why the maximum
+    {"ts", "ts", nullptr, 1, kParameterLarge, "cycle", "start-up at the NI, cycles", "the NI registers the request",
+     "", &Timing::ts},
+    {"tp", "tp", nullptr, 1, kParameterLarge, "cycle", "link traversal, cycles", "", "", &Timing::tp},
+    {"trn", "trn", "Trn", 1, kParameterLarge, "cycle", "router delay when only forwarding, cycles", "", "",
+     &Timing::trn},
+    {"trm", "trm", "Trm", 1, kParameterLarge, "cycle", "router delay at a member for a sync message, cycles", "",
+     "", &Timing::trm},
+    {"buffer-depth", "buffer_depth", "BufferDepth", 1, kParameterLarge, "flit", "worm VC input buffer, flits", "",
+     "", nullptr, &RouterParams::buffer_depth},
+    {"tree-buffer-depth", "tree_buffer_depth", "TreeBufferDepth", 2, 65535, "flit",
+     "tree worm VC input buffer, flits: the longest tree multicast worm", "a head and a word", "", nullptr,
+     &RouterParams::tree_buffer_depth},
+    {"sync-buffer-depth", "sync_buffer_depth", "SyncBufferDepth", 1, kParameterLarge, "flit",
+     "each sync VC input buffer, flits", "", "", nullptr, &RouterParams::sync_buffer_depth},
+    {"registers", "barrier_registers", "NumRegs", 0, 256, "", "barrier registers per router", "",
+     "8-bit GID space", nullptr, &RouterParams::barrier_registers},
+    {"max-children", "max_children", "MaxChildren", 4, 64, "", "children one barrier register holds",
+     "a BTM member has up to 4", "", nullptr, &RouterParams::max_children},
+    {"ni", "ni_ports", "NiPorts", 1, 4, "", "one-port | all-port (4 injection, 4 ejection channels)", "", "",
+     nullptr, &RouterParams::ni_ports, kNiChoices, std::size(kNiChoices)},
+};
+
+// The row called `name` (a parameter's option name). Throws std::logic_error for a name
+// the table does not have: a caller's typo, not a user's.
+inline const Parameter& parameter(std::string_view name) {
+  for (const Parameter& p : kParameters)
+    if (name == p.name) return p;
+  throw std::logic_error("no parameter '" + std::string(name) + "' in kParameters");
+}
+
+// The row whose Verilog parameter is `rtl`, or nullptr.
+inline const Parameter* rtl_parameter(std::string_view rtl) {
+  for (const Parameter& p : kParameters)
+    if (p.rtl != nullptr && rtl == p.rtl) return &p;
+  return nullptr;
+}
+
+// A value as the command line spells it: its name where it has one ("all-port"), else
+// the number.
+inline std::string value_text(const Parameter& p, std::uint32_t value) {
+  const char* name = p.choice_name(value);
+  return name != nullptr ? std::string(name) : std::to_string(value);
+}
+
+// The one line validate() throws for `value` outside the parameter's range or choices,
+// or "" when it is fine.
+inline std::string parameter_error(const Parameter& p, std::uint32_t value) {
+  if (p.choices != nullptr) {
+    if (p.choice_name(value) != nullptr) return "";
+    std::string allowed;
+    for (std::size_t i = 0; i < p.choice_count; ++i)
+      allowed += (i == 0 ? "" : " or ") + std::to_string(p.choices[i].value) + " (" + p.choices[i].name + ")";
+    return std::string(p.name) + " must be " + allowed + ", got " + std::to_string(value);
+  }
+  const auto bound = [&](const char* which, std::uint32_t limit, const char* reason) {
+    std::string m = std::string(p.name) + " must be " + which + " " + std::to_string(limit);
+    if (*p.unit != '\0') m += std::string(" ") + p.unit + (limit == 1 ? "" : "s");
+    if (*reason != '\0') m += std::string(" (") + reason + ")";
+    return m;
+  };
+  if (value < p.min) return bound("at least", p.min, p.min_reason);
+  if (value > p.max) return bound("at most", p.max, p.max_reason);
+  return "";
+}
+
+}  // namespace meshsync
