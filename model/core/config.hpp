@@ -7,16 +7,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "errors.hpp"
 #include "flit.hpp"
 #include "geometry.hpp"
 
 namespace meshsync {
-
-// Thrown for any impossible or malformed parameter; the message is the one line a user
-// sees.
-struct ConfigError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Cycles of the network clock (NOTES.md "Timing model"; 1 cycle = 1 ns at 1 GHz).
 struct Timing {

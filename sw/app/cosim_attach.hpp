@@ -12,7 +12,8 @@
 #include "../../model/cosim/rtl_mesh.hpp"
 #include "../../model/cosim/rtl_mesh_block.hpp"
 #endif
-#include "commands.hpp"
+#include "../runtime/machine.hpp"
+#include "network_options.hpp"
 
 namespace meshsync {
 

@@ -1,0 +1,20 @@
+// Network options shared by the simulating subcommands.
+#pragma once
+
+#include <string>
+
+#include "../../model/core/config.hpp"
+
+namespace meshsync {
+
+// The CLI writes straight into `config`, so the defaults are config.hpp's;
+// config.validate() checks how the values combine.
+struct NetworkOptions {
+  NetworkConfig config;
+  // RTL co-simulation (docs/rtl.md): positions "all" | "x,y;x,y;..." | "random:N".
+  std::string rtl, lockstep;
+  std::string trace;  // FST of the Verilated routers
+  bool wants_rtl() const { return !rtl.empty() || !lockstep.empty() || !trace.empty(); }
+};
+
+}  // namespace meshsync
