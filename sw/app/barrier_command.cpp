@@ -97,15 +97,8 @@ int run_barrier(const BarrierOptions& o) {
     if (cosim.rtl && !o.params.load.pattern.empty())
       throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
   });
-  const double wall = seconds_since(wall0);
-  if (o.json) {
-    print_result_json(o, r, cosim, wall);
-    return 0;
-  }
-  print_table(o, r);
-  print_cosim(cosim);
-  fmt::print("wall time {:.3f} s\n", wall);
-  return 0;
+  return report(o.json, cosim, seconds_since(wall0), [&](double wall) { print_result_json(o, r, cosim, wall); },
+                [&] { print_table(o, r); });
 }
 
 }  // namespace meshsync

@@ -8,10 +8,7 @@
 
 namespace meshsync {
 
-struct BarrierOptions {
-  NetworkOptions net;
-  BarrierParams params;  // written by the CLI, like NetworkOptions::config
-  bool json = false;
+struct BarrierOptions : SimulationOptions<BarrierParams> {
   std::string vcd;
 };
 int run_barrier(const BarrierOptions& o);

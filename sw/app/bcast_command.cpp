@@ -57,18 +57,15 @@ void print_result_json(const BcastOptions& o, const BroadcastExperimentResult& x
   const NetworkConfig& cfg = o.net.config;
   const BroadcastParams& p = o.params;
   const MeshShape& mesh = cfg.mesh;
-  const std::vector<NodeId>& nodes = x.nodes;
-  const BroadcastMessage& msg = x.message;
   const auto root = static_cast<Rank>(p.root);
-  const std::vector<std::vector<BroadcastSummary>>& rows = x.runs;
   json algos = json::array();
   for (std::size_t a = 0; a < p.algorithms.size(); ++a) {
     json runs = json::array();
-    for (const BroadcastSummary& row : rows[a]) runs.push_back(row_json(row, o.per_rank || rows[a].size() == 1, mesh));
+    for (const BroadcastSummary& row : x.runs[a]) runs.push_back(row_json(row, o.per_rank || x.runs[a].size() == 1, mesh));
     algos.push_back(json{{"algo", broadcast_algorithm_name(p.algorithms[a])}, {"runs", runs}});
   }
-  json j{{"ranks", nodes.size()}, {"root", p.root}, {"root_node", mesh.coord(nodes[root])},
-         {"comm", p.comm}, {"bytes", p.bytes}, {"mtu", p.mtu}, {"packets", msg.packets()},
+  json j{{"ranks", x.nodes.size()}, {"root", p.root}, {"root_node", mesh.coord(x.nodes[root])},
+         {"comm", p.comm}, {"bytes", p.bytes}, {"mtu", p.mtu}, {"packets", x.message.packets()},
          {"bytes_per_flit", kBytesPerFlit}, {"skew", p.skew}, {"swapping", p.swapping}, {"learn", p.learn},
          {"seed", p.seed}, {"repeat", p.repeat}, {"algorithms", algos}};
   if (!p.slow_link.empty()) j["slow_link"] = json{{"link", p.slow_link}, {"from_run", p.slow_at}};
@@ -79,20 +76,17 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
   const NetworkConfig& cfg = o.net.config;
   const BroadcastParams& p = o.params;
   const MeshShape& mesh = cfg.mesh;
-  const std::vector<NodeId>& nodes = x.nodes;
-  const BroadcastMessage& msg = x.message;
   const auto root = static_cast<Rank>(p.root);
-  const std::vector<std::vector<BroadcastSummary>>& rows = x.runs;
   fmt::print("broadcast of {} bytes ({} packet(s), mtu {}) to {} ranks on a {}x{} mesh, root rank {} at ({},{})  "
              "ts={} tp={} trn={}\n",
-             p.bytes, msg.packets(), p.mtu, nodes.size(), mesh.width, mesh.height, p.root,
-             mesh.coord(nodes[root]).x, mesh.coord(nodes[root]).y, cfg.timing.ts, cfg.timing.tp, cfg.timing.trn);
+             p.bytes, x.message.packets(), p.mtu, x.nodes.size(), mesh.width, mesh.height, p.root,
+             mesh.coord(x.nodes[root]).x, mesh.coord(x.nodes[root]).y, cfg.timing.ts, cfg.timing.tp, cfg.timing.trn);
   fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>10} {:>6} {:>8} {:>14}\n", "algo", "run",
              "slow", "latency [cyc]", "rank 1", "last rank", "median", "max dev", "messages", "hops", "tree cost", "swaps",
              "penalty", "mc kept/drop");
   for (std::size_t a = 0; a < p.algorithms.size(); ++a)
-    for (std::size_t i = 0; i < rows[a].size(); ++i) {
-      const BroadcastSummary& row = rows[a][i];
+    for (std::size_t i = 0; i < x.runs[a].size(); ++i) {
+      const BroadcastSummary& row = x.runs[a][i];
       const TwoStageStats& ts = row.result.two_stage;
       int worst = 0;
       for (int k : ts.penalty_rounds) worst = std::max(worst, k);
@@ -114,7 +108,7 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
                      t.completion());
         }
     }
-  for (const auto& algo_rows : rows)
+  for (const auto& algo_rows : x.runs)
     if (!algo_rows.empty() && algo_rows.front().result.two_stage.fallback) {
       fmt::print("* fewer than {} ranks (--threshold): TUNED's binomial broadcast ran\n", p.threshold);
       break;
@@ -135,16 +129,8 @@ int run_bcast(const BcastOptions& o) {
   const Cosim* cosim_kept = nullptr;
   const BroadcastExperimentResult x =
       run_broadcast_experiment(cfg, p, [&](Machine& m) { cosim_kept = new Cosim(attach_rtl(m, o.net, p.seed)); });
-  const Cosim& cosim = *cosim_kept;
-  const double wall = seconds_since(wall0);
-  if (o.json) {
-    print_result_json(o, x, cosim, wall);
-    return 0;
-  }
-  print_table(o, x);
-  print_cosim(cosim);
-  fmt::print("wall time {:.3f} s\n", wall);
-  return 0;
+  return report(o.json, *cosim_kept, seconds_since(wall0), [&](double wall) { print_result_json(o, x, *cosim_kept, wall); },
+                [&] { print_table(o, x); });
 }
 
 }  // namespace meshsync

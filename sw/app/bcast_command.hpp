@@ -6,10 +6,7 @@
 
 namespace meshsync {
 
-struct BcastOptions {
-  NetworkOptions net;
-  BroadcastParams params;  // written by the CLI, like NetworkOptions::config
-  bool json = false;
+struct BcastOptions : SimulationOptions<BroadcastParams> {
   bool per_rank = false;
 };
 int run_bcast(const BcastOptions& o);

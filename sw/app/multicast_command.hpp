@@ -7,7 +7,7 @@
 
 namespace meshsync {
 
-struct MulticastOptions {
+struct MulticastOptions : SimulationOptions<MulticastParams> {
   MulticastOptions() {
     // The QG paper's network: start-up 33 cycles, the shortest hop this router has
     // (tp = trn = 1: 2 cycles), all-port NIs (one-port multicast can deadlock on the
@@ -17,9 +17,6 @@ struct MulticastOptions {
     net.config.timing.trn = 1;
     net.config.router.ni_ports = 4;
   }
-  NetworkOptions net;
-  MulticastParams params;  // written by the CLI, like NetworkOptions::config
-  bool json = false;
 };
 int run_multicast(const MulticastOptions& o);
 

@@ -1,4 +1,4 @@
-// Network options shared by the simulating subcommands.
+// Options shared by the simulating subcommands.
 #pragma once
 
 #include <string>
@@ -15,6 +15,15 @@ struct NetworkOptions {
   std::string rtl, lockstep;
   std::string trace;  // FST of the Verilated routers
   bool wants_rtl() const { return !rtl.empty() || !lockstep.empty() || !trace.empty(); }
+};
+
+// A simulating subcommand's options: the network, the experiment's parameters (the CLI
+// writes them, like NetworkOptions::config), and JSON or a table.
+template <class Params>
+struct SimulationOptions {
+  NetworkOptions net;
+  Params params;
+  bool json = false;
 };
 
 }  // namespace meshsync

@@ -10,15 +10,12 @@
 
 namespace meshsync {
 
-struct SoakOptions {
+struct SoakOptions : SimulationOptions<SoakParams> {
   SoakOptions() {
     // Multicasts need the all-port NI (as `meshsync multicast`).
     net.config.router.ni_ports = 4;
   }
-  NetworkOptions net;
-  SoakParams params;  // written by the CLI
   std::vector<std::string> faults;  // parsed once the mesh is known
-  bool json = false;
 };
 int run_soak(const SoakOptions& o);
 

@@ -8,10 +8,7 @@
 
 namespace meshsync {
 
-struct TrafficOptions {
-  NetworkOptions net;
-  TrafficParams params;  // written by the CLI, like NetworkOptions::config
-  bool json = false;
+struct TrafficOptions : SimulationOptions<TrafficParams> {
   std::string vcd;
 };
 int run_traffic(const TrafficOptions& o);
