@@ -87,32 +87,95 @@ void check_options(const BroadcastParams& o, const BroadcastMessage& msg, std::s
     throw ConfigError(fmt::format("--slow-at {} is after the last of --repeat {} broadcasts", o.slow_at, o.repeat));
 }
 
+// What every broadcast of the experiment shares.
+struct BroadcastSetup {
+  BroadcastSetup(const NetworkConfig& c, const BroadcastParams& p, std::vector<NodeId> ranks)
+      : cfg(c), params(p), nodes(std::move(ranks)) {}
+  const NetworkConfig& cfg;
+  const BroadcastParams& params;
+  std::vector<NodeId> nodes;  // rank -> node
+  std::optional<SlowLink> slow;
+  BroadcastMessage msg;
+  Rank root = 0;
+  adaptive::Swapping swapping = adaptive::Swapping::Position;
+  std::vector<std::uint8_t> data;  // the message's bytes
+  TwoStageOptions two_stage;
+  // Entry skews per repetition: every algorithm meets the same ones.
+  std::vector<std::uint64_t> entries(std::int64_t run) const {
+    std::vector<std::uint64_t> e(nodes.size(), 0);
+    Random rng(params.seed + static_cast<std::uint64_t>(run));
+    if (params.skew > 0)
+      for (std::uint64_t& x : e) x = rng.below(static_cast<std::uint64_t>(params.skew) + 1);
+    return e;
+  }
+  // Worms change the measured edge costs by this much through contention alone; less is
+  // not a rise worth swapping for: one hop's worth, the unit of the paper's distances.
+  std::uint64_t jitter() const { return cfg.timing.tp + cfg.timing.trn; }
+};
+
+// One algorithm's broadcasts, one after another on the running machine.
+std::vector<BroadcastSummary> broadcasts(Machine& machine, const BroadcastSetup& s, BroadcastAlgorithm algo) {
+  const BroadcastParams& o = s.params;
+  const std::vector<NodeId>& nodes = s.nodes;
+  const Rank root = s.root;
+  const BroadcastMessage& msg = s.msg;
+  const std::optional<SlowLink>& slow = s.slow;
+  TwoStageOptions two_stage = s.two_stage;
+  NetworkCore& core = machine.mesh().core();
+  std::vector<BroadcastSummary> out;
+  if (slow) core.set_link_delay(slow->node, slow->port, 0);
+  std::optional<AdaptiveBroadcast> adaptive;
+  BroadcastTree tree;
+  if (algo == BroadcastAlgorithm::Adaptive) adaptive.emplace(s.cfg.mesh, s.cfg.timing, nodes, root, s.swapping);
+  else tree = binomial_broadcast(nodes.size(), root);
+  for (std::int64_t r = 1; r <= o.repeat; ++r) {
+    if (slow && r == o.slow_at) core.set_link_delay(slow->node, slow->port, slow->cycles);
+    if (adaptive) tree = adaptive->tree();
+    if (algo == BroadcastAlgorithm::TwoStage) {
+      two_stage.call = static_cast<std::uint64_t>(r - 1);
+      BroadcastSummary row = summarize(run_two_stage_broadcast(machine, nodes, root, msg, s.data, s.entries(r), two_stage,
+                                                       static_cast<std::size_t>(o.threshold)),
+                               root);
+      // Per rank, where its data comes from: the chain predecessor (or the binomial parent).
+      row.parent = tree.parent;
+      if (row.result.two_stage.ran)
+        for (Rank k = 0; k < nodes.size(); ++k)
+          row.parent[k] = k == root ? std::nullopt : std::optional<Rank>((k + nodes.size() - 1) % nodes.size());
+      out.push_back(std::move(row));
+      continue;
+    }
+    BroadcastSummary row = summarize(run_broadcast(machine, nodes, tree, msg, s.data, s.entries(r)), root);
+    row.slowed = slow && r >= o.slow_at;
+    row.parent = tree.parent;
+    if (adaptive) {
+      row.tree_cost = adaptive->cost();
+      if (o.learn == "edges") {
+        row.adapt = adaptive->observe(row.result.edge_latency, msg.flits(0), s.jitter());
+      } else {
+        std::vector<AdaptiveBroadcast::LinkLatency> links;
+        if (slow) links.push_back({slow->node, slow->port, core.link_delay(slow->node, slow->port)});
+        row.adapt = adaptive->observe_links(links);
+      }
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
 }  // namespace
 
 BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, const BroadcastParams& o,
                                                    const MachineHook& hook) {
   cfg.validate();
   const MeshShape& mesh = cfg.mesh;
-  const std::vector<NodeId> nodes = parse_members(o.comm, mesh, o.seed);
-  std::optional<SlowLink> slow;
-  if (!o.slow_link.empty()) slow = parse_slow_link(o.slow_link, mesh);
-  const BroadcastMessage msg{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
-  check_options(o, msg, nodes.size(), cfg.router.tree_buffer_depth);
-  const auto root = static_cast<Rank>(o.root);
-  const adaptive::Swapping swapping = parse_swapping(o.swapping);
-
-  const std::vector<std::uint8_t> data = Random(o.seed).bytes(msg.bytes);
-  // Entry skews per repetition: every algorithm meets the same ones.
-  const auto entries = [&](std::int64_t run) {
-    std::vector<std::uint64_t> e(nodes.size(), 0);
-    Random rng(o.seed + static_cast<std::uint64_t>(run));
-    if (o.skew > 0)
-      for (std::uint64_t& x : e) x = rng.below(static_cast<std::uint64_t>(o.skew) + 1);
-    return e;
-  };
-  // Worms change the measured edge costs by this much through contention alone; less is
-  // not a rise worth swapping for: one hop's worth, the unit of the paper's distances.
-  const std::uint64_t jitter = cfg.timing.tp + cfg.timing.trn;
+  BroadcastSetup setup{cfg, o, parse_members(o.comm, mesh, o.seed)};
+  const std::vector<NodeId>& nodes = setup.nodes;
+  if (!o.slow_link.empty()) setup.slow = parse_slow_link(o.slow_link, mesh);
+  setup.msg = BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
+  check_options(o, setup.msg, nodes.size(), cfg.router.tree_buffer_depth);
+  setup.root = static_cast<Rank>(o.root);
+  setup.swapping = parse_swapping(o.swapping);
+  setup.data = Random(o.seed).bytes(setup.msg.bytes);
 
   ExperimentRun run(cfg, hook);
   Machine& machine = run.machine();
@@ -122,11 +185,10 @@ BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, con
     throw ConfigError("--algo twostage multicasts down the barrier tree, which the RTL mesh block (--rtl mesh) does "
                       "not carry: use model routers or --rtl/--lockstep with positions");
   machine.mesh().set_datagram_loss(o.loss, o.seed);
-  TwoStageOptions two_stage;
-  two_stage.stage0 = o.stage0 == "none" ? Stage0::None : o.stage0 == "delay" ? Stage0::Delay : Stage0::Sync;
-  two_stage.root_delay = static_cast<std::uint64_t>(o.root_delay);
-  two_stage.seed = o.seed;
-  if (slow) {  // refused here, with one line, rather than inside the simulation
+  setup.two_stage.stage0 = o.stage0 == "none" ? Stage0::None : o.stage0 == "delay" ? Stage0::Delay : Stage0::Sync;
+  setup.two_stage.root_delay = static_cast<std::uint64_t>(o.root_delay);
+  setup.two_stage.seed = o.seed;
+  if (const std::optional<SlowLink>& slow = setup.slow) {  // refused here, with one line, rather than inside the simulation
     machine.mesh().core().set_link_delay(slow->node, slow->port, slow->cycles);
     machine.mesh().core().set_link_delay(slow->node, slow->port, 0);
   }
@@ -134,45 +196,7 @@ BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, con
   std::vector<std::vector<BroadcastSummary>>& rows = out.runs;
   rows.resize(o.algorithms.size());
   run.run([&] {
-    NetworkCore& core = machine.mesh().core();
-    for (std::size_t a = 0; a < o.algorithms.size(); ++a) {
-      if (slow) core.set_link_delay(slow->node, slow->port, 0);
-      std::optional<AdaptiveBroadcast> adaptive;
-      BroadcastTree tree;
-      if (o.algorithms[a] == BroadcastAlgorithm::Adaptive) adaptive.emplace(mesh, cfg.timing, nodes, root, swapping);
-      else tree = binomial_broadcast(nodes.size(), root);
-      for (std::int64_t r = 1; r <= o.repeat; ++r) {
-        if (slow && r == o.slow_at) core.set_link_delay(slow->node, slow->port, slow->cycles);
-        if (adaptive) tree = adaptive->tree();
-        if (o.algorithms[a] == BroadcastAlgorithm::TwoStage) {
-          two_stage.call = static_cast<std::uint64_t>(r - 1);
-          BroadcastSummary row = summarize(run_two_stage_broadcast(machine, nodes, root, msg, data, entries(r), two_stage,
-                                                           static_cast<std::size_t>(o.threshold)),
-                                   root);
-          // Per rank, where its data comes from: the chain predecessor (or the binomial parent).
-          row.parent = tree.parent;
-          if (row.result.two_stage.ran)
-            for (Rank k = 0; k < nodes.size(); ++k)
-              row.parent[k] = k == root ? std::nullopt : std::optional<Rank>((k + nodes.size() - 1) % nodes.size());
-          rows[a].push_back(std::move(row));
-          continue;
-        }
-        BroadcastSummary row = summarize(run_broadcast(machine, nodes, tree, msg, data, entries(r)), root);
-        row.slowed = slow && r >= o.slow_at;
-        row.parent = tree.parent;
-        if (adaptive) {
-          row.tree_cost = adaptive->cost();
-          if (o.learn == "edges") {
-            row.adapt = adaptive->observe(row.result.edge_latency, msg.flits(0), jitter);
-          } else {
-            std::vector<AdaptiveBroadcast::LinkLatency> links;
-            if (slow) links.push_back({slow->node, slow->port, core.link_delay(slow->node, slow->port)});
-            row.adapt = adaptive->observe_links(links);
-          }
-        }
-        rows[a].push_back(std::move(row));
-      }
-    }
+    for (std::size_t a = 0; a < o.algorithms.size(); ++a) rows[a] = broadcasts(machine, setup, o.algorithms[a]);
   });
   for (const auto& algo_rows : rows)
     for (const BroadcastSummary& row : algo_rows)
@@ -180,7 +204,7 @@ BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, con
         throw SimulationError(fmt::format("broadcast: rank {}'s buffer differs from the root's",
                                           row.result.wrong_buffers.front()));
   out.nodes = nodes;
-  out.message = msg;
+  out.message = setup.msg;
   return out;
 }
 
