@@ -8,15 +8,12 @@
 #include <stdexcept>
 #include <string>
 
+#include "errors.hpp"
 #include "geometry.hpp"
 #include "parameters.hpp"
 
 namespace meshsync {
 
-// Thrown for any impossible or malformed parameter; the message is the one line a user
-// sees.
-struct ConfigError : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 struct NetworkConfig {

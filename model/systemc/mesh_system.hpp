@@ -18,29 +18,27 @@
 
 namespace meshsync {
 
-class MeshSystem : public sc_core::sc_module, private NetworkSink {
+class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink {
  public:
-  // One network clock period; the papers' nanoseconds are cycles at 1 GHz.
-  static sc_core::sc_time cycle_time() { return sc_core::sc_time(1, sc_core::SC_NS); }
-
+  // cycle_time(): NiHost's.
   MeshSystem(sc_core::sc_module_name name, const NetworkConfig& cfg);
   ~MeshSystem() override;
 
-  const NetworkConfig& config() const { return core_.config(); }
-  const MeshShape& mesh() const { return core_.mesh(); }
+  const NetworkConfig& config() const override { return core_.config(); }
+  const MeshShape& mesh() const override { return core_.mesh(); }
   NetworkCore& core() { return core_; }
   // Node n's network interface, created when first asked for (by the node's software
   // or a flit ejected there).
   NetworkInterface& ni(NodeId n);
   std::size_t interfaces_allocated() const { return nis_allocated_; }
 
-  std::uint64_t now_cycle() const;
+  std::uint64_t now_cycle() const override;
   // The wait from now to the start of `cycle` (software acts on cycle boundaries only;
   // RTL routers evaluate between them).
   static sc_core::sc_time until(std::uint64_t cycle);
   // Software without a thread of its own: `fn` runs at the start of `cycle` (>= now;
   // now: at once, in a later delta cycle), in the order of cycle, then of the calls.
-  void at(std::uint64_t cycle, std::function<void()> fn);
+  void at(std::uint64_t cycle, std::function<void()> fn) override;
   // `fn` acts on the network in the current cycle: it runs once the routers have run
   // this cycle (at once if they have, or have nothing to do in it), so that its action
   // takes effect at the cycle's end, as a register write does in hardware.
@@ -49,20 +47,21 @@ class MeshSystem : public sc_core::sc_module, private NetworkSink {
   // cycle, acting at the end of the cycle; `done` gets the outcome in the next cycle
   // (false: no free register, too many children, nothing to free). `s` must stay valid
   // until then.
-  void program_register(NodeId node, const BarrierRegisterSetup& s, std::function<void(bool)> done);
-  void free_register(NodeId node, std::uint8_t gid, std::function<void(bool)> done);
+  void program_register(NodeId node, const BarrierRegisterSetup& s, std::function<void(bool)> done) override;
+  void free_register(NodeId node, std::uint8_t gid, std::function<void(bool)> done) override;
   // Hand a flit to node's injection channel `channel` (0..ni_ports-1) at `cycle` (>= now)
   // and wake the clock.
-  void inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel = 0);
-  Scoreboard& scoreboard() { return board_; }
+  void inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel = 0) override;
+  std::uint64_t new_packet_id() override { return core_.new_packet_id(); }
+  Scoreboard& scoreboard() override { return board_; }
   // Extra loss of tree multicast copies at the NIs (docs/tree-multicast.md): each copy
   // that finds a receive posted is dropped with probability p, drawn per NI from `seed`.
   void set_datagram_loss(double p, std::uint64_t seed) {
     loss_ = p;
     loss_seed_ = seed;
   }
-  double datagram_loss() const { return loss_; }
-  std::uint64_t datagram_loss_seed() const { return loss_seed_; }
+  double datagram_loss() const override { return loss_; }
+  std::uint64_t datagram_loss_seed() const override { return loss_seed_; }
   // Software changed node's router state in this cycle (a register write, acting at its
   // end): waveforms show it from the next cycle.
   void touch(NodeId node);

@@ -4,14 +4,14 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "../core/network_core.hpp"  // kNever
 #include "../core/packet.hpp"
-#include "mesh_system.hpp"
 
 namespace meshsync {
 
 using sc_core::sc_time;
 
-NetworkInterface::NetworkInterface(NodeId node, MeshSystem& system) : node_(node), system_(system) {}
+NetworkInterface::NetworkInterface(NodeId node, NiHost& system) : node_(node), system_(system) {}
 
 void NetworkInterface::inject(const Flit& f, std::uint64_t cycle) { system_.inject(node_, f, cycle); }
 
@@ -42,7 +42,7 @@ tlm::tlm_sync_enum NetworkInterface::nb_transport_fw(tlm::tlm_generic_payload& t
   }
   if (delay != sc_core::SC_ZERO_TIME) {
     // The request arrives later: at the first cycle boundary from then on.
-    const double at = std::ceil((sc_core::sc_time_stamp() + delay) / MeshSystem::cycle_time());
+    const double at = std::ceil((sc_core::sc_time_stamp() + delay) / NiHost::cycle_time());
     delay = sc_core::SC_ZERO_TIME;
     system_.at(static_cast<std::uint64_t>(at), [this, &trans] { start(trans, [this, &trans] { respond(trans); }); });
     return tlm::TLM_ACCEPTED;
@@ -110,7 +110,7 @@ void NetworkInterface::do_send(NiSend& cmd, Done done) {
   const std::uint64_t now = system_.now_cycle();
   const std::uint64_t start = now + system_.config().timing.ts;
   const auto length = static_cast<std::uint16_t>(1 + cmd.words.size());
-  const std::uint64_t id = system_.core().new_packet_id();
+  const std::uint64_t id = system_.new_packet_id();
   system_.scoreboard().expect(id, node_, cmd.dest, length, now, cmd.words);
   for (const Flit& f : make_worm(id, node_, cmd.dest, length, now, cmd.words)) inject(f, start);
   // The caller is busy for the start-up; the head enters the router as it returns.
@@ -128,7 +128,7 @@ void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
   // share an injection channel (one-port) follow each other through it.
   for (std::size_t i = 0; i < cmd.worms.size(); ++i) {
     const NiWorm& w = cmd.worms[i];
-    const std::uint64_t id = system_.core().new_packet_id();
+    const std::uint64_t id = system_.new_packet_id();
     const auto flits = make_multicast_worm(id, node_, w.dests, w.base, w.first_hop, cmd.data_flits, now, cmd.words);
     system_.scoreboard().expect_multicast(id, node_, w.dests, static_cast<std::uint16_t>(flits.size()), now,
                                           cmd.words);
@@ -145,7 +145,7 @@ void NetworkInterface::do_tree_multicast(NiTreeMulticast& cmd, Done done) {
   const auto length = static_cast<std::uint16_t>(1 + cmd.data_flits);
   if (cmd.words.size() > cmd.data_flits || length > system_.config().router.tree_buffer_depth)
     throw std::logic_error("tree multicast: more words than data flits, or a worm longer than the tree buffer");
-  cmd.packet = system_.core().new_packet_id();
+  cmd.packet = system_.new_packet_id();
   system_.scoreboard().expect_tree(cmd.packet, node_, cmd.members, length, now, cmd.words);
   for (const Flit& f : make_tree_worm(cmd.packet, node_, cmd.member, cmd.gid, length, now, cmd.words))
     inject(f, start);

@@ -26,15 +26,14 @@
 
 #include "../core/barrier_register.hpp"
 #include "../core/random.hpp"
+#include "ni_host.hpp"
 #include "ni_protocol.hpp"
 
 namespace meshsync {
 
-class MeshSystem;
-
 class NetworkInterface : private tlm::tlm_fw_transport_if<> {
  public:
-  NetworkInterface(NodeId node, MeshSystem& system);
+  NetworkInterface(NodeId node, NiHost& system);
 
   // The target side of the node's transport; `initiator` receives the responses of
   // non-blocking transport (BEGIN_RESP on its nb_transport_bw).
@@ -120,7 +119,7 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   Mailbox& mailbox();
 
   NodeId node_;
-  MeshSystem& system_;
+  NiHost& system_;
   tlm::tlm_bw_transport_if<>* bw_ = nullptr;
   // The innermost nb_transport_fw in progress, and where it notes that its command
   // finished before it returned. Software started by one command's completion may call

@@ -119,17 +119,17 @@ void add_background_load(CLI::App* app, BackgroundLoad& l, const std::string& na
 CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
   auto* barrier = app.add_subcommand("barrier", "simulate a barrier and compare with the analytic latency");
   add_network_options(barrier, o.net);
-  add_members(barrier, o.members);
+  add_members(barrier, o.params.members);
   // "btm,cs" runs both; CLI11 splits the list and checks each name.
-  add_names(barrier, "--scheme", o.schemes, scheme_names(), "btm | cs | btm,cs (compare)")
+  add_names(barrier, "--scheme", o.params.schemes, scheme_names(), "btm | cs | btm,cs (compare)")
       ->delimiter(',')
-      ->default_str(scheme_name(o.schemes.front()));
-  add_number(barrier, "--repeat", o.repeat, "barriers to measure (random members drawn anew each)",
+      ->default_str(scheme_name(o.params.schemes.front()));
+  add_number(barrier, "--repeat", o.params.repeat, "barriers to measure (random members drawn anew each)",
              CLI::Range(1, 100000));
-  add_seed(barrier, o.seed, "seed for random members");
+  add_seed(barrier, o.params.seed, "seed for random members");
   barrier->add_flag("--json", o.json, "print JSON");
   barrier->add_option("--vcd", o.vcd, "write a VCD waveform of every router");
-  add_background_load(barrier, o.load, "--load", "barriers");
+  add_background_load(barrier, o.params.load, "--load", "barriers");
   return barrier;
 }
 
@@ -185,28 +185,28 @@ CLI::App* add_multicast(CLI::App& app, MulticastOptions& o) {
       "multicast", "simulate path-based multicasts (DP, MP, CP, QG): alone, or under the QG paper's load");
   add_network_options(mc, o.net, "--startup,--ts");
   add_parameter(mc, o.net.config, parameter("ni"));
-  mc->add_option("--src", o.source, "the source x,y of single multicasts (default 0,0)");
-  mc->add_option("--dests", o.dests, "random:K | x,y;x,y;...")->capture_default_str();
-  add_names(mc, "--algo", o.algorithms, algorithm_names(), "dp | mp | cp | qg, or a list dp,qg")
+  mc->add_option("--src", o.params.source, "the source x,y of single multicasts (default 0,0)");
+  mc->add_option("--dests", o.params.dests, "random:K | x,y;x,y;...")->capture_default_str();
+  add_names(mc, "--algo", o.params.algorithms, algorithm_names(), "dp | mp | cp | qg, or a list dp,qg")
       ->delimiter(',')
       ->default_str("dp,mp,cp,qg");
-  add_number(mc, "--flits", o.flits, "data flits per message (address flits come on top)", CLI::Range(1, 4096));
-  mc->add_option("--threshold", o.threshold, "QG's threshold T (Phase 3)")
+  add_number(mc, "--flits", o.params.flits, "data flits per message (address flits come on top)", CLI::Range(1, 4096));
+  mc->add_option("--threshold", o.params.threshold, "QG's threshold T (Phase 3)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1000.0));
   // run_multicast checks the rate, so that NaN and the range get one message.
-  mc->add_option("--rate", o.rate, "multicasts/node/cycle (Poisson at every node); 0: single multicasts")
+  mc->add_option("--rate", o.params.rate, "multicasts/node/cycle (Poisson at every node); 0: single multicasts")
       ->capture_default_str();
-  add_number(mc, "--trials", o.trials, "single multicasts, one after another (random destinations drawn anew)",
+  add_number(mc, "--trials", o.params.trials, "single multicasts, one after another (random destinations drawn anew)",
              CLI::Range(1, 100000));
-  add_number(mc, "--warmup", o.warmup, "under --rate: multicasts discarded before measuring", kNonNegative);
-  add_number(mc, "--batches", o.batches, "under --rate: batches of the batch means", CLI::Range(1, 1000));
-  add_number(mc, "--batch-size", o.batch_size, "under --rate: multicasts per batch", kPositive);
-  add_number(mc, "--backlog", o.backlog, "under --rate: saturated beyond this many unfinished multicasts per node",
+  add_number(mc, "--warmup", o.params.warmup, "under --rate: multicasts discarded before measuring", kNonNegative);
+  add_number(mc, "--batches", o.params.batches, "under --rate: batches of the batch means", CLI::Range(1, 1000));
+  add_number(mc, "--batch-size", o.params.batch_size, "under --rate: multicasts per batch", kPositive);
+  add_number(mc, "--backlog", o.params.backlog, "under --rate: saturated beyond this many unfinished multicasts per node",
              kPositive);
-  add_seed(mc, o.seed, "seed for destinations and generation times");
+  add_seed(mc, o.params.seed, "seed for destinations and generation times");
   mc->add_flag("--json", o.json, "print JSON");
-  add_background_load(mc, o.load, "--load,--pattern", "multicasts");
+  add_background_load(mc, o.params.load, "--load,--pattern", "multicasts");
   return mc;
 }
 
@@ -218,41 +218,40 @@ CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
   return sweep;
 }
 
-// broadcast (issue 9, parts 1-2) -------------------------------------------------------
 CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
   auto* bcast = app.add_subcommand("bcast", "broadcast over point-to-point messages: binomial or adaptive tree (docs/broadcast.md)");
   add_network_options(bcast, o.net);
   add_parameter(bcast, o.net.config, parameter("ni"));
-  bcast->add_option("--comm", o.comm, "the ranks: all | random:N | x,y;x,y;... (rank i = i-th in node order)")
+  bcast->add_option("--comm", o.params.comm, "the ranks: all | random:N | x,y;x,y;... (rank i = i-th in node order)")
       ->capture_default_str();
-  add_number(bcast, "--root", o.root, "the root rank", kNonNegative);
+  add_number(bcast, "--root", o.params.root, "the root rank", kNonNegative);
   static const auto algos = names_of<BroadcastAlgorithm>(kAllBroadcastAlgorithms, broadcast_algorithm_name);
-  add_names(bcast, "--algo", o.algorithms, algos, "binomial | adaptive | twostage, or a list")
+  add_names(bcast, "--algo", o.params.algorithms, algos, "binomial | adaptive | twostage, or a list")
       ->delimiter(',')
       ->default_str("binomial");
-  add_number(bcast, "--bytes", o.bytes, "message size, bytes (4 per body flit)", kNonNegative);
-  add_number(bcast, "--mtu", o.mtu, "bytes per packet", kPositive);
-  add_number(bcast, "--skew", o.skew, "ranks enter within this many cycles of each other (seeded)", kNonNegative);
-  bcast->add_option("--loss", o.loss, "two-stage: each multicast copy an NI would keep is lost with this probability")
+  add_number(bcast, "--bytes", o.params.bytes, "message size, bytes (4 per body flit)", kNonNegative);
+  add_number(bcast, "--mtu", o.params.mtu, "bytes per packet", kPositive);
+  add_number(bcast, "--skew", o.params.skew, "ranks enter within this many cycles of each other (seeded)", kNonNegative);
+  bcast->add_option("--loss", o.params.loss, "two-stage: each multicast copy an NI would keep is lost with this probability")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
-  bcast->add_option("--stage0", o.stage0, "two-stage: before the multicast the root waits for none | delay | sync (one random rank)")
+  bcast->add_option("--stage0", o.params.stage0, "two-stage: before the multicast the root waits for none | delay | sync (one random rank)")
       ->capture_default_str()
       ->check(CLI::IsMember({"none", "delay", "sync"}));
-  add_number(bcast, "--root-delay", o.root_delay, "two-stage, --stage0 delay: cycles the root waits", kNonNegative);
-  add_number(bcast, "--threshold", o.threshold, "two-stage: fewer ranks run TUNED's binomial tree instead", CLI::Range(2, 1 << 30));
-  add_number(bcast, "--repeat", o.repeat, "broadcasts in a row (the adaptive tree learns between them)", CLI::Range(1, 100000));
-  bcast->add_option("--slow-link", o.slow_link, "x,y:PORT:CYCLES: that link (PORT +X -X +Y -Y) gets this much slower ...");
-  add_number(bcast, "--slow-at", o.slow_at, "... before this broadcast (1-based)", kPositive);
-  bcast->add_option("--swapping", o.swapping, "the adaptive tree's strategy: family | path | leaf | position")
+  add_number(bcast, "--root-delay", o.params.root_delay, "two-stage, --stage0 delay: cycles the root waits", kNonNegative);
+  add_number(bcast, "--threshold", o.params.threshold, "two-stage: fewer ranks run TUNED's binomial tree instead", CLI::Range(2, 1 << 30));
+  add_number(bcast, "--repeat", o.params.repeat, "broadcasts in a row (the adaptive tree learns between them)", CLI::Range(1, 100000));
+  bcast->add_option("--slow-link", o.params.slow_link, "x,y:PORT:CYCLES: that link (PORT +X -X +Y -Y) gets this much slower ...");
+  add_number(bcast, "--slow-at", o.params.slow_at, "... before this broadcast (1-based)", kPositive);
+  bcast->add_option("--swapping", o.params.swapping, "the adaptive tree's strategy: family | path | leaf | position")
       ->capture_default_str()
       ->check(CLI::IsMember({"family", "path", "leaf", "position"}));
-  bcast->add_option("--learn", o.learn,
+  bcast->add_option("--learn", o.params.learn,
                     "the adaptive tree's costs after each broadcast: edges (its own edges' measured latencies) | "
                     "links (told every link's extra latency)")
       ->capture_default_str()
       ->check(CLI::IsMember({"edges", "links"}));
-  add_seed(bcast, o.seed, "seed for random ranks, the message's bytes and the skews");
+  add_seed(bcast, o.params.seed, "seed for random ranks, the message's bytes and the skews");
   bcast->add_flag("--json", o.json, "print JSON");
   bcast->add_flag("--per-rank", o.per_rank, "every rank's cycles (JSON: always with one run)");
   return bcast;
@@ -261,25 +260,22 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
 CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
   auto* cmd = app.add_subcommand("adaptive-tree",
                                  "Figueira & Mendes' swapping (Figs. 7, 8) and churn (Fig. 9) experiments on random distances");
-  cmd->add_option("--experiment", o.experiment, "swapping | churn")
+  cmd->add_option("--experiment", o.params.experiment, "swapping | churn")
       ->capture_default_str()
       ->check(CLI::IsMember({"swapping", "churn"}));
-  add_number(cmd, "--nodes", o.nodes, "nodes in the tree", CLI::Range(2, 65536));
-  add_number(cmd, "--max-distance", o.max_distance, "distances uniform in [0, this]", CLI::Range(0, 1000000));
-  cmd->add_option("--cost-factors", o.cost_factors, "what one tree edge's distance grows by (swapping)")
+  add_number(cmd, "--nodes", o.params.nodes, "nodes in the tree", CLI::Range(2, 65536));
+  add_number(cmd, "--max-distance", o.params.max_distance, "distances uniform in [0, this]", CLI::Range(0, 1000000));
+  cmd->add_option("--cost-factors", o.params.cost_factors, "what one tree edge's distance grows by (swapping)")
       ->delimiter(',')
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000}))
       ->default_str("5,10,20,30,40");
-  add_number(cmd, "--topologies", o.topologies, "random matrices per point (swapping)", CLI::Range(1, 1000000));
-  add_number(cmd, "--trees", o.trees, "random trees (churn)", CLI::Range(1, 100000));
-  add_number(cmd, "--operations", o.operations, "random joins and leaves per tree (churn)", CLI::Range(1, 1000000));
-  add_seed(cmd, o.seed, "seed of the matrices, edges and operations");
+  add_number(cmd, "--topologies", o.params.topologies, "random matrices per point (swapping)", CLI::Range(1, 1000000));
+  add_number(cmd, "--trees", o.params.trees, "random trees (churn)", CLI::Range(1, 100000));
+  add_number(cmd, "--operations", o.params.operations, "random joins and leaves per tree (churn)", CLI::Range(1, 1000000));
+  add_seed(cmd, o.params.seed, "seed of the matrices, edges and operations");
   cmd->add_flag("--json", o.json, "print JSON");
   return cmd;
 }
-// end broadcast ---------------------------------------------------------------------
-
-// reliability (issue 11) ----------------------------------------------------------------
 CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
   auto* soak = app.add_subcommand(
       "soak", "unicast load, concurrent barriers and multicasts in one run, every flit and release checked (docs/reliability.md)");
@@ -313,8 +309,6 @@ CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
   soak->add_flag("--json", o.json, "print JSON");
   return soak;
 }
-// end reliability ------------------------------------------------------------------
-
 }  // namespace
 
 CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with barrier registers (BTM, CS)") {
@@ -330,27 +324,14 @@ CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with
   multicast_plan_cmd_ = add_multicast_plan(app_, multicast_plan_);
   multicast_cmd_ = add_multicast(app_, multicast_);
   sweep_cmd_ = add_sweep(app_, sweep_);
-  bcast_cmd_ = add_bcast(app_, bcast_);  // broadcast
-  adaptive_tree_cmd_ = add_adaptive_tree(app_, adaptive_tree_);  // broadcast
-  soak_cmd_ = add_soak(app_, soak_);  // reliability
+  bcast_cmd_ = add_bcast(app_, bcast_);
+  adaptive_tree_cmd_ = add_adaptive_tree(app_, adaptive_tree_);
+  soak_cmd_ = add_soak(app_, soak_);
 }
 
 void CommandLine::parse(const std::vector<std::string>& args) {
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   app_.parse(reversed);
-}
-
-int CommandLine::run() {
-  if (barrier_cmd_->parsed()) return run_barrier(barrier_);
-  if (tree_cmd_->parsed()) return run_tree(tree_);
-  if (traffic_cmd_->parsed()) return run_traffic(traffic_);
-  if (multicast_plan_cmd_->parsed()) return run_multicast_plan(multicast_plan_);
-  if (multicast_cmd_->parsed()) return run_multicast(multicast_);
-  if (sweep_cmd_->parsed()) return run_sweep(sweep_);
-  if (bcast_cmd_->parsed()) return run_bcast(bcast_);  // broadcast
-  if (adaptive_tree_cmd_->parsed()) return run_adaptive_tree(adaptive_tree_);  // broadcast
-  if (soak_cmd_->parsed()) return run_soak(soak_);  // reliability
-  return 0;
 }
 
 }  // namespace meshsync

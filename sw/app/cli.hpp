@@ -1,5 +1,5 @@
 // The `meshsync` command line: every subcommand with its options, bound to the options
-// structs of commands.hpp. The program parses argv with it; a sweep parses each of its
+// structs beside each command (barrier_command.hpp, ...). The program parses argv with it; a sweep parses each of its
 // points with a fresh one, so a bad point is refused before anything runs.
 #pragma once
 
@@ -8,7 +8,15 @@
 
 #include <CLI/CLI.hpp>
 
-#include "commands.hpp"
+#include "adaptive_tree_command.hpp"
+#include "barrier_command.hpp"
+#include "bcast_command.hpp"
+#include "multicast_command.hpp"
+#include "multicast_plan_command.hpp"
+#include "soak_command.hpp"
+#include "sweep_command.hpp"
+#include "traffic_command.hpp"
+#include "tree_command.hpp"
 
 namespace meshsync {
 
@@ -21,7 +29,7 @@ class CommandLine {
   // The arguments after the program name. Throws CLI::ParseError (help requests too).
   void parse(const std::vector<std::string>& args);
   // Runs the parsed subcommand and returns its exit code; ConfigError and
-  // SimulationError propagate.
+  // SimulationError propagate. (cli_run.cpp: the parser links without the runs.)
   int run();
   CLI::App& app() { return app_; }
 
@@ -38,7 +46,7 @@ class CommandLine {
   CLI::App* bcast_cmd_ = nullptr;
   AdaptiveTreeOptions adaptive_tree_;
   CLI::App* adaptive_tree_cmd_ = nullptr;
-  SoakOptions soak_;  // reliability (issue 11)
+  SoakOptions soak_;
   CLI::App* soak_cmd_ = nullptr;
 };
 

@@ -4,7 +4,7 @@
 
 #include "../../model/core/flit_format.hpp"
 #include "../collective/member_spec.hpp"
-#include "background_load.hpp"
+#include "run_output.hpp"
 
 namespace meshsync {
 

@@ -6,13 +6,15 @@
 #include <memory>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #ifdef MESHSYNC_HAVE_COSIM
 #include "../../model/cosim/rtl_mesh.hpp"
 #include "../../model/cosim/rtl_mesh_block.hpp"
 #endif
-#include "commands.hpp"
+#include "../runtime/machine.hpp"
+#include "network_options.hpp"
 
 namespace meshsync {
 
@@ -36,5 +38,19 @@ void to_json(nlohmann::json& j, const Cosim& c);
 void print_cosim(const Cosim& c);
 // print_json_result with the RTL routers that took part.
 void print_json(nlohmann::json j, const NetworkConfig& cfg, const Cosim& cosim, double wall);
+
+// A simulating subcommand's output and exit code: its JSON (given the host time), or its
+// table followed by the RTL routers' line and the host time.
+template <class PrintJson, class PrintTable>
+int report(bool as_json, const Cosim& cosim, double wall, PrintJson print_json_result, PrintTable print_table) {
+  if (as_json) {
+    print_json_result(wall);
+    return 0;
+  }
+  print_table();
+  print_cosim(cosim);
+  fmt::print("wall time {:.3f} s\n", wall);
+  return 0;
+}
 
 }  // namespace meshsync

@@ -2,7 +2,6 @@
 // and JSON print them.
 #pragma once
 
-#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "../../model/core/traffic.hpp"
 #include "../collective/barrier_tree.hpp"
 #include "../collective/path_multicast.hpp"
+#include "../runtime/experiments/param_checks.hpp"  // check_distinct
 
 namespace meshsync {
 
@@ -19,13 +19,6 @@ std::map<std::string, E> names_of(const Range& values, Name name) {
   std::map<std::string, E> m;
   for (E v : values) m.emplace(name(v), v);
   return m;
-}
-
-// A list option's values, each at most once: "scheme 'btm' given twice".
-template <class E, class Name>
-void check_distinct(const std::vector<E>& values, Name name, const std::string& what) {
-  for (auto v = values.begin(); v != values.end(); ++v)
-    if (std::find(values.begin(), v, *v) != v) throw ConfigError(what + " '" + name(*v) + "' given twice");
 }
 
 inline const std::map<std::string, BarrierScheme>& scheme_names() {

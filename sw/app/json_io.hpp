@@ -7,8 +7,7 @@
 
 #include "../../model/core/config.hpp"
 #include "../../model/core/traffic.hpp"
-#include "../runtime/machine.hpp"
-#include "commands.hpp"
+#include "../runtime/experiments/barrier_experiment.hpp"
 
 namespace meshsync {
 

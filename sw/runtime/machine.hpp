@@ -8,19 +8,14 @@
 #include <deque>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "../../model/core/errors.hpp"
 #include "communicator.hpp"
 #include "node.hpp"
 
 namespace meshsync {
-
-// A simulation that could not finish: deadlock, or processes left waiting.
-struct SimulationError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 class Machine {
  public:

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "multicast.hpp"
+#include "multicast_service.hpp"
 
 namespace meshsync {
 

@@ -961,7 +961,6 @@ TEST_CASE("cli: a sparse barrier on a 1024x1024 mesh runs in the model and match
   CHECK(j["schemes"][0]["latency_cycles"] == 2 * (1000 + 2046 * 5 + 2045 * 5 + 2 * 30));
 }
 
-// broadcast (issue 9, parts 1-2) -------------------------------------------------------
 TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") {
   expect_error_naming({"bcast", "--algo", "twostage", "--slow-link", "1,0:+X:100"}, "--slow-link");
   expect_error_naming({"bcast", "--algo", "twostage", "--stage0", "wait"}, "--stage0");
@@ -1062,9 +1061,7 @@ TEST_CASE("cli: bcast --slow-link: the adaptive tree's latency recovers", "[cli]
   CHECK(latency(1, 2) < latency(1, 0) + 100);   // ... then around the slow link
   CHECK(j["algorithms"][1]["runs"][1]["adapt"]["swaps"] > 0);
 }
-// end broadcast ---------------------------------------------------------------------
 
-// reliability (issue 11) ----------------------------------------------------------------
 TEST_CASE("cli: soak --json passes and counts every kind of traffic", "[cli][json][soak]") {
   const json j = run_json({"soak", "--mesh", "8x8", "--cycles", "20000", "--seed", "3", "--json"});
   CHECK(j["passed"] == true);
@@ -1141,4 +1138,3 @@ TEST_CASE("cli: a mesh beyond the model's limit is refused up front with one lin
       expect_error_naming({cmd, "--mesh", mesh}, "has a side larger than 1024");
     }
 }
-// end reliability ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Wafer-scale meshes (issue 10): the software runs without a thread per member, router
+// Wafer-scale meshes: the software runs without a thread per member, router
 // and interface state exists only where something reached it, and neither changes a
 // result. The big runs themselves (1024x1024, every node a member) are in scripts/bench;
 // these stay within seconds, sanitizers included.

@@ -6,7 +6,7 @@
 
 #include "model/core/fault.hpp"
 #include "model/core/packet.hpp"
-#include "sw/runtime/soak.hpp"
+#include "sw/runtime/experiments/soak_experiment.hpp"
 
 using namespace meshsync;
 
@@ -31,7 +31,7 @@ SoakResult soak_with(const std::string& fault) {
   SoakParams p;
   p.cycles = 20000;
   p.faults.push_back(parse_fault(fault, soak_config().mesh));
-  return run_soak(soak_config(), p);
+  return run_soak_experiment(soak_config(), p);
 }
 
 }  // namespace
@@ -39,7 +39,7 @@ SoakResult soak_with(const std::string& fault) {
 TEST_CASE("soak: 8x8 for 20000 cycles passes, with every kind of traffic in it", "[soak]") {
   SoakParams p;
   p.cycles = 20000;
-  const SoakResult r = run_soak(soak_config(), p);
+  const SoakResult r = run_soak_experiment(soak_config(), p);
   INFO(all(r));
   CHECK(r.passed());
   CHECK(r.flits_injected > 50000);
@@ -65,13 +65,13 @@ TEST_CASE("soak: 8x8 for 20000 cycles passes, with every kind of traffic in it",
 TEST_CASE("soak: the same seed gives the same run, another seed another one", "[soak]") {
   SoakParams p;
   p.cycles = 5000;
-  const SoakResult a = run_soak(soak_config(), p), b = run_soak(soak_config(), p);
+  const SoakResult a = run_soak_experiment(soak_config(), p), b = run_soak_experiment(soak_config(), p);
   CHECK(a.flits_injected == b.flits_injected);
   CHECK(a.cycles == b.cycles);
   CHECK(a.btm.epochs == b.btm.epochs);
   CHECK(a.broadcast_messages == b.broadcast_messages);
   p.seed = 2;
-  const SoakResult c = run_soak(soak_config(), p);
+  const SoakResult c = run_soak_experiment(soak_config(), p);
   CHECK(c.flits_injected != a.flits_injected);
 }
 
@@ -116,7 +116,7 @@ TEST_CASE("soak: a barrier message lost on a dead link leaves its epoch unfinish
   p.rate = 0;
   p.multicast_rate = 0;
   p.faults.push_back(parse_fault("link:0,0,+X@5000", soak_config().mesh));
-  const SoakResult r = run_soak(soak_config(), p);
+  const SoakResult r = run_soak_experiment(soak_config(), p);
   REQUIRE_FALSE(r.passed());
   const std::string s = all(r);
   INFO(s);

@@ -1,4 +1,4 @@
-#include "multicast.hpp"
+#include "multicast_service.hpp"
 
 #include <algorithm>
 #include <string>

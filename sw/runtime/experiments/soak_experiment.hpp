@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "../../model/core/fault.hpp"
-#include "../../model/core/traffic.hpp"
-#include "../collective/path_multicast.hpp"
-#include "machine.hpp"
+#include "../../../model/core/fault.hpp"
+#include "../../../model/core/traffic.hpp"
+#include "../../collective/path_multicast.hpp"
+#include "experiment_run.hpp"
 
 namespace meshsync {
 
@@ -83,7 +83,6 @@ struct SoakResult {
 // Builds the machine for `cfg`, runs the soak and checks it. Bad parameters throw
 // ConfigError; everything a run can get wrong (a deadlock too) is a violation.
 // `attach` sees the machine before it runs (RTL routers in place of the cores).
-SoakResult run_soak(const NetworkConfig& cfg, const SoakParams& p,
-                    const std::function<void(Machine&)>& attach = {});
+SoakResult run_soak_experiment(const NetworkConfig& cfg, const SoakParams& p, const MachineHook& attach = {});
 
 }  // namespace meshsync

@@ -1,5 +1,7 @@
 // `meshsync multicast-plan`: the worms each path-based multicast sends, step by step, and
 // the paper's zero-load latency of every destination (docs/multicast.md).
+#include "multicast_plan_command.hpp"
+
 #include <algorithm>
 #include <iostream>
 
@@ -7,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include "../collective/member_spec.hpp"
-#include "commands.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 

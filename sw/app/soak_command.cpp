@@ -1,11 +1,11 @@
 // `meshsync soak` (docs/reliability.md): the summary table or JSON of a soak, and its
 // violations as the failure (exit 3).
+#include "soak_command.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../collective/path_multicast.hpp"
-#include "background_load.hpp"
-#include "commands.hpp"
 #include "cosim_attach.hpp"
 
 namespace meshsync {
@@ -53,15 +53,14 @@ void print_table(const NetworkConfig& cfg, const SoakParams& p, const SoakResult
 int run_soak(const SoakOptions& o) {
   const NetworkConfig& cfg = o.net.config;
   cfg.validate();
-  const bool rtl = !o.net.rtl.empty() || !o.net.lockstep.empty() || !o.net.trace.empty();
-  if (rtl && !o.faults.empty())
+  if (o.net.wants_rtl() && !o.faults.empty())
     throw ConfigError("--fault: faults live in the model's links and routers; drop --rtl, --lockstep and --trace");
   SoakParams p = o.params;
   for (const std::string& f : o.faults) p.faults.push_back(parse_fault(f, cfg.mesh));
   // With RTL routers the soak is a lockstep soak: the scoreboards check what the RTL
   // delivered, and --lockstep compares every busy router-cycle with the model.
   Cosim cosim;
-  const SoakResult r = run_soak(cfg, p, [&](Machine& m) { cosim = attach_rtl(m, o.net, p.seed); });
+  const SoakResult r = run_soak_experiment(cfg, p, [&](Machine& m) { cosim = attach_rtl(m, o.net, p.seed); });
   if (o.json) {
     json j{{"passed", r.passed()},
            {"violations", r.violations},

@@ -1,16 +1,15 @@
-#include "soak.hpp"
+#include "soak_experiment.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <memory>
 #include <numeric>
 
-#include "../../model/core/random.hpp"
-#include "../collective/adaptive_broadcast.hpp"
-#include "broadcast_run.hpp"
-#include "two_stage_run.hpp"
-#include "multicast.hpp"
+#include "../../../model/core/random.hpp"
+#include "../../collective/adaptive_broadcast.hpp"
+#include "../broadcast_run.hpp"
+#include "../multicast_service.hpp"
+#include "../two_stage_run.hpp"
 
 namespace meshsync {
 
@@ -416,15 +415,17 @@ std::size_t SoakParams::members_per_group(const NetworkConfig& cfg) const {
   return group_size ? group_size : std::clamp<std::size_t>(static_cast<std::size_t>(cfg.mesh.nodes()) / 2, 2, 256);
 }
 
-SoakResult run_soak(const NetworkConfig& cfg, const SoakParams& p, const std::function<void(Machine&)>& attach) {
+SoakResult run_soak_experiment(const NetworkConfig& cfg, const SoakParams& p, const MachineHook& attach) {
   cfg.validate();
   p.validate(cfg);
   SoakResult out;
-  Machine& m = *new Machine(cfg);  // never destroyed (commands.cpp says why)
   FaultInjector faults(cfg.mesh, p.seed);
   for (const Fault& f : p.faults) faults.add(f);
-  if (!faults.empty()) m.mesh().core().set_faults(&faults);
-  if (attach) attach(m);
+  ExperimentRun run(cfg, [&](Machine& m) {
+    if (!faults.empty()) m.mesh().core().set_faults(&faults);
+    if (attach) attach(m);
+  });
+  Machine& m = run.machine();
 
   std::unique_ptr<TrafficGenerator> traffic;
   if (p.rate > 0) {
@@ -445,20 +446,20 @@ SoakResult run_soak(const NetworkConfig& cfg, const SoakParams& p, const std::fu
   ms.data_flits = p.multicast_flits;
   MulticastService svc(m, ms);
   Soak soak(m, p, out);
-  m.spawn("soak", [&] {
-    soak.start_groups();
-    soak.start_multicasts(svc);
-    soak.start_broadcasts();
-    while (soak.busy()) sc_core::wait(soak.changed());
-  });
-  const auto wall0 = std::chrono::steady_clock::now();
   try {
-    m.run();
+    run.run(
+        [&] {
+          soak.start_groups();
+          soak.start_multicasts(svc);
+          soak.start_broadcasts();
+          while (soak.busy()) sc_core::wait(soak.changed());
+        },
+        "soak");
   } catch (const SimulationError& e) {
     out.violations.push_back(e.what());
   }
   if (!out.passed()) soak.report_unfinished();
-  out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  out.wall_seconds = run.seconds();
   out.cycles = m.now();
 
   const Scoreboard& board = m.mesh().scoreboard();

@@ -23,9 +23,11 @@
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
-#include "../runtime/machine.hpp"
+#include "../../model/core/errors.hpp"
 #include "cli.hpp"
 #include "ranks.hpp"
+#include "run_output.hpp"
+#include "sweep_command.hpp"
 
 extern char** environ;
 
@@ -362,7 +364,7 @@ std::pair<std::string, int> run_points(const std::vector<Point>& points, const s
       continue;
     }
     json row{{"point", p.index}, {"parameters", p.parameters}, {"seed", p.seed},
-             {"commit", MESHSYNC_COMMIT}, {"result", result}};
+             {"commit", source_commit()}, {"result", result}};
     log << row.dump() << "\n" << std::flush;
     rows[p.index] = std::move(row);
     fs::remove(c.out);

@@ -1,0 +1,15 @@
+// `meshsync adaptive-tree`: Figueira & Mendes' experiments on random distance matrices
+// (Figs. 7-9), no simulation.
+#pragma once
+
+#include "../runtime/experiments/adaptive_tree_experiment.hpp"
+
+namespace meshsync {
+
+struct AdaptiveTreeOptions {
+  AdaptiveTreeParams params;  // written by the CLI
+  bool json = false;
+};
+int run_adaptive_tree(const AdaptiveTreeOptions& o);
+
+}  // namespace meshsync

@@ -1,0 +1,20 @@
+// The subcommands' runs, apart from the parser (cli.cpp), so that what only parses the
+// command line (tb/fuzz) links without them.
+#include "cli.hpp"
+
+namespace meshsync {
+
+int CommandLine::run() {
+  if (barrier_cmd_->parsed()) return run_barrier(barrier_);
+  if (tree_cmd_->parsed()) return run_tree(tree_);
+  if (traffic_cmd_->parsed()) return run_traffic(traffic_);
+  if (multicast_plan_cmd_->parsed()) return run_multicast_plan(multicast_plan_);
+  if (multicast_cmd_->parsed()) return run_multicast(multicast_);
+  if (sweep_cmd_->parsed()) return run_sweep(sweep_);
+  if (bcast_cmd_->parsed()) return run_bcast(bcast_);
+  if (adaptive_tree_cmd_->parsed()) return run_adaptive_tree(adaptive_tree_);
+  if (soak_cmd_->parsed()) return run_soak(soak_);
+  return 0;
+}
+
+}  // namespace meshsync

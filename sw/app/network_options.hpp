@@ -1,0 +1,29 @@
+// Options shared by the simulating subcommands.
+#pragma once
+
+#include <string>
+
+#include "../../model/core/config.hpp"
+
+namespace meshsync {
+
+// The CLI writes straight into `config`, so the defaults are config.hpp's;
+// config.validate() checks how the values combine.
+struct NetworkOptions {
+  NetworkConfig config;
+  // RTL co-simulation (docs/rtl.md): positions "all" | "x,y;x,y;..." | "random:N".
+  std::string rtl, lockstep;
+  std::string trace;  // FST of the Verilated routers
+  bool wants_rtl() const { return !rtl.empty() || !lockstep.empty() || !trace.empty(); }
+};
+
+// A simulating subcommand's options: the network, the experiment's parameters (the CLI
+// writes them, like NetworkOptions::config), and JSON or a table.
+template <class Params>
+struct SimulationOptions {
+  NetworkOptions net;
+  Params params;
+  bool json = false;
+};
+
+}  // namespace meshsync

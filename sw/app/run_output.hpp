@@ -1,0 +1,30 @@
+// What every subcommand's output shares: the JSON tail that says what produced a result,
+// the fields of a background load, and the host time.
+#pragma once
+
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+#include "../../model/core/config.hpp"
+#include "../../model/core/traffic.hpp"
+#include "../runtime/experiments/experiment_run.hpp"
+
+namespace meshsync {
+
+// The source commit the program was configured from (`git rev-parse --short HEAD`).
+const char* source_commit();
+
+double seconds_since(std::chrono::steady_clock::time_point t0);
+
+// Every JSON output ends with what produced it, so a result can be reproduced and
+// compared from its file alone: the network it ran on, the source commit and the host
+// time (the seed is the caller's to add).
+void print_json_result(nlohmann::json j, const NetworkConfig& cfg, double wall_seconds);
+// The same for a result of no network (adaptive-tree).
+void print_json_result(nlohmann::json j, double wall_seconds);
+
+// A background load's result in the fields of `meshsync traffic --json`, with its options.
+nlohmann::json load_json(const BackgroundLoad& l, const TrafficResult& r);
+
+}  // namespace meshsync

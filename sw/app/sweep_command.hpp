@@ -1,0 +1,16 @@
+// `meshsync sweep`: the points of SPEC.yaml run as child processes (docs/sweep.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace meshsync {
+
+struct SweepOptions {
+  std::string spec;
+  std::int64_t workers = 0;  // 0: one per core
+  std::string output;        // empty: the spec's `output`
+};
+int run_sweep(const SweepOptions& o);
+
+}  // namespace meshsync

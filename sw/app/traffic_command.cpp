@@ -1,0 +1,50 @@
+#include "traffic_command.hpp"
+
+#include <chrono>
+#include <optional>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "../../model/systemc/vcd_probe.hpp"
+#include "../runtime/experiments/traffic_experiment.hpp"
+#include "cosim_attach.hpp"
+#include "json_io.hpp"
+#include "run_output.hpp"
+
+namespace meshsync {
+
+using nlohmann::json;
+
+int run_traffic(const TrafficOptions& o) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  const NetworkConfig& cfg = o.net.config;
+  const TrafficParams& p = o.params;
+  Cosim cosim;
+  std::optional<VcdProbe> vcd;
+  const TrafficExperimentResult x = run_traffic_experiment(cfg, p, [&](Machine& m) {
+    cosim = attach_rtl(m, o.net, p.seed);
+    if (!o.vcd.empty()) vcd.emplace(m.mesh().core(), o.vcd);
+  });
+  const TrafficResult& r = x.traffic;
+  const double wall = seconds_since(wall0);
+  if (o.json) {
+    json j = r;
+    j.update(json(p));
+    j["router_cycles_per_second"] = x.router_cycles_per_second();
+    print_json(std::move(j), cfg, cosim, wall);
+    return 0;
+  }
+  fmt::print("traffic  {} on a {}x{} mesh, rate {} flits/node/cycle, {}-flit packets\n",
+             pattern_name(p.pattern), cfg.mesh.width, cfg.mesh.height, p.rate, p.flits);
+  fmt::print("  offered   {:.4f}   accepted {:.4f} flits/node/cycle\n", r.offered, r.accepted);
+  fmt::print("  latency   avg {:.2f}   p99 {}   max {} cycles ({} packets measured)\n",
+             r.latency_avg, r.latency_p99, r.latency_max, r.packets_measured);
+  fmt::print("  hops      avg {:.3f}\n", r.hops_avg);
+  fmt::print("  simulated {} cycles, {:.3g} router-cycles/s, wall {:.3f} s\n", x.cycles,
+             x.router_cycles_per_second(), wall);
+  print_cosim(cosim);
+  return 0;
+}
+
+}  // namespace meshsync

@@ -1,0 +1,44 @@
+// `meshsync barrier`: barriers measured on the simulated mesh as the BTM paper measures
+// them, for one scheme or two side by side, alone or under unicast load.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../collective/barrier_tree.hpp"
+#include "experiment_run.hpp"
+
+namespace meshsync {
+
+struct BarrierParams {
+  std::string members = "all";  // all | random:N | x,y;x,y;...
+  std::vector<BarrierScheme> schemes{BarrierScheme::BTM};  // two: compare them
+  std::int64_t repeat = 1;
+  std::uint64_t seed = 1;
+  BackgroundLoad load;
+};
+
+// One measured barrier and the tree it ran on.
+struct BarrierRun {
+  std::size_t members = 0;
+  Coord root;
+  int height = 0;
+  std::uint64_t analytic_cycles = 0;
+  BarrierMeasurement measured;
+};
+
+struct BarrierResult {
+  std::vector<std::vector<BarrierRun>> runs;  // per scheme, per repetition
+  std::optional<TrafficResult> load;          // the background load, measured while they ran
+  // The second scheme's mean latency over the first's (0 unless there are two).
+  double speedup() const;
+};
+
+// Random member sets are drawn afresh for every repetition (seed, seed+1, ...), as the
+// paper averages over random groups; every scheme sees the same sets. Bad parameters
+// throw ConfigError, a failed simulation SimulationError.
+BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierParams& p, const MachineHook& hook = {});
+
+}  // namespace meshsync
