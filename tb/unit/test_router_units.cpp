@@ -3,6 +3,7 @@
 // module would be on a bench.
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <vector>
 
 #include "model/core/router/barrier_unit.hpp"
@@ -57,6 +58,23 @@ struct Links : RouterLinks {
   }
 };
 
+// One router's surroundings at (1,1): its place, parameters, register file and outputs,
+// and a fresh input unit, as a module's bench would give them.
+struct RouterBench {
+  explicit RouterBench(std::uint32_t registers = 4) : cam(registers), out(outputs(p)), tree(p.tree_buffer_depth) {
+    in.set_capacities(p);
+  }
+  std::vector<Coord> where = coords();
+  NodeId here = kMesh.id({1, 1});
+  RouteUnit route{here, {1, 1}, kMesh, where.data(), false};
+  RouterParams p;
+  BarrierRegisterFile cam;
+  ArrivalContext ctx{route, kTiming, cam};
+  std::array<OutputUnit, kMaxOutputs> out;
+  TreeClaim tree;
+  InputUnit in;
+};
+
 }  // namespace
 
 TEST_CASE("output unit: credits only on links, worm VCs held from head to tail", "[units]") {
@@ -103,61 +121,60 @@ TEST_CASE("switch allocator: round robin from the one after the last winner", "[
   CHECK(order == std::vector<int>{1, 3, 5, 1, 3, 5});
 }
 
-TEST_CASE("switch allocator: links first, an absorbing flit leaves only with both outputs", "[units]") {
+namespace {
+// Inputs asking a switch allocator for outputs, cycle after cycle.
+struct AllocatorBench {
   SwitchAllocator sw;
-  const int local = index(Port::Local), east = index(Port::PlusX);
   std::array<std::uint16_t, kMaxOutputs> req{};
   std::array<std::uint16_t, kMaxInputs> wants{};
+  unsigned asking = 0;
+  std::array<std::int8_t, kMaxOutputs> grant{};
+  void ask(int input, std::initializer_list<Port> ports) {
+    for (Port p : ports) {
+      wants[static_cast<std::size_t>(input)] = static_cast<std::uint16_t>(wants[static_cast<std::size_t>(input)] | (1u << index(p)));
+      req[static_cast<std::size_t>(index(p))] = static_cast<std::uint16_t>(req[static_cast<std::size_t>(index(p))] | (1u << input));
+      asking |= 1u << index(p);
+    }
+  }
+  unsigned cycle() { return sw.allocate(req, asking, wants, several(wants), kPorts, grant); }
+};
+}  // namespace
+
+TEST_CASE("switch allocator: links first, an absorbing flit leaves only with both outputs", "[units]") {
+  const int local = index(Port::Local), east = index(Port::PlusX);
+  AllocatorBench a;
   // Input 2 is absorbed and forwarded (Local and +X); input 1 wants +X alone and wins it
   // first (pointer 0); input 3 wants Local alone.
-  wants[2] = static_cast<std::uint16_t>((1u << local) | (1u << east));
-  wants[1] = static_cast<std::uint16_t>(1u << east);
-  wants[3] = static_cast<std::uint16_t>(1u << local);
-  req[east] = (1u << 1) | (1u << 2);
-  req[local] = (1u << 2) | (1u << 3);
-  std::array<std::int8_t, kMaxOutputs> grant{};
-  unsigned g = sw.allocate(req, (1u << local) | (1u << east), wants, several(wants), kPorts, grant);
+  a.ask(2, {Port::Local, Port::PlusX});
+  a.ask(1, {Port::PlusX});
+  a.ask(3, {Port::Local});
   // Input 2 lost its link, so it does not compete for Local: input 3 gets it.
-  CHECK(g == ((1u << local) | (1u << east)));
-  CHECK(grant[east] == 1);
-  CHECK(grant[local] == 3);
+  CHECK(a.cycle() == ((1u << local) | (1u << east)));
+  CHECK(a.grant[east] == 1);
+  CHECK(a.grant[local] == 3);
   // Next cycle input 2 wins +X (pointer past 1) and Local (pointer past 3, wrapping): both.
-  g = sw.allocate(req, (1u << local) | (1u << east), wants, several(wants), kPorts, grant);
-  CHECK(g == ((1u << local) | (1u << east)));
-  CHECK(grant[east] == 2);
-  CHECK(grant[local] == 2);
+  CHECK(a.cycle() == ((1u << local) | (1u << east)));
+  CHECK(a.grant[east] == 2);
+  CHECK(a.grant[local] == 2);
 }
 
 TEST_CASE("switch allocator: a link won alone stays idle and keeps its pointer", "[units]") {
-  SwitchAllocator sw;
   const int local = index(Port::Local), east = index(Port::PlusX);
-  std::array<std::uint16_t, kMaxOutputs> req{};
-  std::array<std::uint16_t, kMaxInputs> wants{};
-  wants[2] = static_cast<std::uint16_t>((1u << local) | (1u << east));
-  wants[0] = static_cast<std::uint16_t>(1u << local);
-  req[east] = 1u << 2;
-  req[local] = (1u << 0) | (1u << 2);
-  std::array<std::int8_t, kMaxOutputs> grant{};
+  AllocatorBench a;
+  a.ask(2, {Port::Local, Port::PlusX});
+  a.ask(0, {Port::Local});
   // Local's pointer is 0: input 0 wins it, so input 2 has +X alone and sends nothing.
-  CHECK(sw.allocate(req, (1u << local) | (1u << east), wants, several(wants), kPorts, grant) == 1u << local);
-  CHECK(grant[local] == 0);
+  CHECK(a.cycle() == 1u << local);
+  CHECK(a.grant[local] == 0);
   // +X kept its pointer, Local moved past 0: input 2 now has both.
-  CHECK(sw.allocate(req, (1u << local) | (1u << east), wants, several(wants), kPorts, grant) == ((1u << local) | (1u << east)));
-  CHECK(grant[east] == 2);
-  CHECK(grant[local] == 2);
+  CHECK(a.cycle() == ((1u << local) | (1u << east)));
+  CHECK(a.grant[east] == 2);
+  CHECK(a.grant[local] == 2);
 }
 
 TEST_CASE("input unit: route and router delay as a flit arrives, ready only then", "[units]") {
-  const auto c = coords();
-  const NodeId here = kMesh.id({1, 1});
-  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
-  RouterParams p;
-  BarrierRegisterFile cam(4);
-  const ArrivalContext ctx{route, kTiming, cam};
-  auto out = outputs(p);
-  TreeClaim tree(p.tree_buffer_depth);
-  InputUnit in;
-  in.set_capacities(p);
+  RouterBench b(4);
+  auto& [where, here, route, p, cam, ctx, out, tree, in] = b;
 
   // A worm for (3,2) arriving on -X in cycle 100: XY routing sends it on +X, ready at
   // 100 + t_rn - 1.
@@ -175,14 +192,8 @@ TEST_CASE("input unit: route and router delay as a flit arrives, ready only then
 }
 
 TEST_CASE("input unit: a sync message's CAM lookup in its arrival cycle decides where it goes", "[units]") {
-  const auto c = coords();
-  const NodeId here = kMesh.id({1, 1});
-  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
-  RouterParams p;
-  BarrierRegisterFile cam(4);
-  const ArrivalContext ctx{route, kTiming, cam};
-  auto out = outputs(p);
-  TreeClaim tree(p.tree_buffer_depth);
+  RouterBench b(4);
+  auto& [where, here, route, p, cam, ctx, out, tree, in] = b;
 
   const Flit arrive = make_sync(SyncType::Arrive, 7, kMesh.id({2, 1}), here, Route::XY, 1);
   const int east_in = index(Port::PlusX);
@@ -215,16 +226,8 @@ TEST_CASE("input unit: a sync message's CAM lookup in its arrival cycle decides 
 }
 
 TEST_CASE("input unit: VCs are offered round robin from the one after the last served", "[units]") {
-  const auto c = coords();
-  const NodeId here = kMesh.id({1, 1});
-  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
-  RouterParams p;
-  BarrierRegisterFile cam(0);
-  const ArrivalContext ctx{route, kTiming, cam};
-  auto out = outputs(p);
-  TreeClaim tree(p.tree_buffer_depth);
-  InputUnit in;
-  in.set_capacities(p);
+  RouterBench b(0);
+  auto& [where, here, route, p, cam, ctx, out, tree, in] = b;
   const int west_in = index(Port::MinusX);
   const NodeId east = kMesh.id({3, 1});
   // Two XY worms' heads on VC 0 (one after the other) and a YX sync message on VC 2.
@@ -241,19 +244,13 @@ TEST_CASE("input unit: VCs are offered round robin from the one after the last s
 }
 
 TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs lose their copy", "[units]") {
-  const auto c = coords();
-  const NodeId here = kMesh.id({1, 1});
-  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
-  RouterParams p;
-  BarrierRegisterFile cam(4);
+  RouterBench b(4);
+  auto& [where, here, route, p, cam, ctx, out, tree, unused] = b;
   BarrierRegisterSetup s;
   s.gid = 9;
   s.parent = here;
   s.children = {{kMesh.id({3, 1}), Route::XY}, {kMesh.id({1, 3}), Route::XY}};  // behind +X and +Y
   cam.at(0).program(s);
-  const ArrivalContext ctx{route, kTiming, cam};
-  auto out = outputs(p);
-  TreeClaim tree(p.tree_buffer_depth);
   Links links;
   std::vector<InputUnit> in(kPorts);
   for (auto& i : in) i.set_capacities(p);
@@ -293,12 +290,9 @@ TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs
 }
 
 TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a release batch child by child", "[units]") {
-  const auto c = coords();
-  const NodeId here = kMesh.id({1, 1});
-  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
-  RouterParams p;
+  RouterBench bench;
+  auto& [where, here, route, p, cam, ctx, out, tree, in] = bench;
   BarrierUnit unit(p);
-  auto out = outputs(p);
   BarrierRegisterSetup s;
   s.gid = 2;
   s.parent = kMesh.id({0, 1});  // the parent is behind -X
@@ -349,12 +343,9 @@ TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a rele
 }
 
 TEST_CASE("barrier unit: a register write cancels its batch; a freed group's message goes to the NI", "[units]") {
-  const auto c = coords();
-  const NodeId here = kMesh.id({1, 1});
-  RouteUnit route(here, {1, 1}, kMesh, c.data(), false);
-  RouterParams p;
+  RouterBench bench;
+  auto& [where, here, route, p, cam, ctx, out, tree, in] = bench;
   BarrierUnit unit(p);
-  auto out = outputs(p);
   BarrierRegisterSetup s;
   s.gid = 4;
   s.parent = kMesh.id({0, 1});
