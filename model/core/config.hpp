@@ -14,8 +14,6 @@
 
 namespace meshsync {
 
-};
-
 struct NetworkConfig {
   MeshShape mesh{8, 8};
   Timing timing;
