@@ -45,7 +45,7 @@ module meshsync_barrier_emitter #(
   input  logic [NumRegs*MaxChildren-1:0]               child_route_i,
   // Software writes register k at the end of this cycle.
   input  logic [NumRegs-1:0]                           written_i,
-  // Per output port o and VC v (bit o*3+v): a credit is available, or o is Local.
+  // Per output port o and VC v (bit o*NumVcs+v): a credit is available, or o is Local.
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_i,
   // The message offered to each output port, and whether it won the port.
   output logic [meshsync_pkg::NumPorts-1:0]            offer_o,
@@ -75,9 +75,9 @@ module meshsync_barrier_emitter #(
   );
     logic [FlitW-1:0] fl;
     fl = '0;
-    fl[FlitW-1] = 1'b1;  // head
-    fl[FlitW-2] = 1'b1;  // tail
-    fl[FlitW-3] = 1'b1;  // sync
+    fl[meshsync_pkg::head_bit(FlitW)] = 1'b1;
+    fl[meshsync_pkg::tail_bit(FlitW)] = 1'b1;
+    fl[meshsync_pkg::sync_bit(FlitW)] = 1'b1;
     fl[meshsync_pkg::RouteBit] = yx;
     fl[meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW] = stype;
     fl[meshsync_pkg::GidLsb +: GidW] = gid;

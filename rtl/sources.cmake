@@ -9,8 +9,13 @@ set(MESHSYNC_RTL_MODULES
   meshsync_input_arbiter.sv
   meshsync_input_port.sv
   meshsync_output_arbiter.sv
+  meshsync_switch_allocator.sv
   meshsync_credit_counters.sv
+  meshsync_vc_owners.sv
+  meshsync_output_unit.sv
   meshsync_crossbar.sv
+  meshsync_group_cam.sv
+  meshsync_tree_claim.sv
   meshsync_barrier_regfile.sv
   meshsync_barrier_unit.sv
   meshsync_barrier_emitter.sv
