@@ -167,19 +167,21 @@ module meshsync_barrier_emitter #(
     .port_o   (up_port)
   );
 
-  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child
-    assign cx[j*CoordW +: CoordW] = CoordW'(child_x_i[(idx_m*MaxChildren + j)*CoordXW +: CoordXW]);
-    assign cy[j*CoordW +: CoordW] = CoordW'(child_y_i[(idx_m*MaxChildren + j)*CoordYW +: CoordYW]);
-    assign cyx[j] = child_route_i[idx_m*MaxChildren + j];
-    meshsync_route u_route_child (
-      .here_x_i (here_x),
-      .here_y_i (here_y),
-      .dest_x_i (cx[j*CoordW +: CoordW]),
-      .dest_y_i (cy[j*CoordW +: CoordW]),
-      .yx_i     (cyx[j]),
-      .port_o   (cport[j*PortW +: PortW])
-    );
-  end
+  assign cyx = child_route_i[idx_m*MaxChildren +: MaxChildren];
+  meshsync_child_hops #(
+    .MaxChildren (MaxChildren),
+    .CoordXW     (CoordXW),
+    .CoordYW     (CoordYW)
+  ) u_child_hops (
+    .here_x_i      (here_x),
+    .here_y_i      (here_y),
+    .child_x_i     (child_x_i[idx_m*MaxChildren*CoordXW +: MaxChildren*CoordXW]),
+    .child_y_i     (child_y_i[idx_m*MaxChildren*CoordYW +: MaxChildren*CoordYW]),
+    .child_route_i (cyx),
+    .child_x_o     (cx),
+    .child_y_o     (cy),
+    .port_o        (cport)
+  );
 
   // ---------------------------------------------------------------------------------------
   // Offers, per output port

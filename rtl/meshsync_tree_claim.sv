@@ -119,6 +119,8 @@ module meshsync_tree_claim #(
   // ---------------------------------------------------------------------------------------
   logic [NumRegs-1:0] hit;
   logic [NumChildrenW-1:0] n;
+  logic [MaxChildren*CoordXW-1:0] rx;
+  logic [MaxChildren*CoordYW-1:0] ry;
   logic [MaxChildren*CoordW-1:0] cx, cy;
   logic [MaxChildren-1:0] cr;
   logic [MaxChildren*PortW-1:0] cport;
@@ -135,31 +137,33 @@ module meshsync_tree_claim #(
   // The hit register's children (one-hot: an AND-OR; all zero on a miss).
   always_comb begin
     n = '0;
-    cx = '0;
-    cy = '0;
+    rx = '0;
+    ry = '0;
     cr = '0;
     for (int k = 0; k < NumRegs; k++) begin
       n = n | (reg_num_children_i[k*NumChildrenW +: NumChildrenW] & {NumChildrenW{hit[k]}});
-      for (int j = 0; j < MaxChildrenI; j++) begin
-        cx[j*CoordW +: CoordW] = cx[j*CoordW +: CoordW] |
-            (CoordW'(reg_child_x_i[(k*MaxChildren + j)*CoordXW +: CoordXW]) & {CoordW{hit[k]}});
-        cy[j*CoordW +: CoordW] = cy[j*CoordW +: CoordW] |
-            (CoordW'(reg_child_y_i[(k*MaxChildren + j)*CoordYW +: CoordYW]) & {CoordW{hit[k]}});
-        cr[j] = cr[j] | (reg_child_route_i[k*MaxChildren + j] & hit[k]);
-      end
+      rx = rx | (reg_child_x_i[k*MaxChildren*CoordXW +: MaxChildren*CoordXW] &
+                 {MaxChildren*CoordXW{hit[k]}});
+      ry = ry | (reg_child_y_i[k*MaxChildren*CoordYW +: MaxChildren*CoordYW] &
+                 {MaxChildren*CoordYW{hit[k]}});
+      cr = cr | (reg_child_route_i[k*MaxChildren +: MaxChildren] & {MaxChildren{hit[k]}});
     end
   end
 
-  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child_port
-    meshsync_route u_child_route (
-      .here_x_i (here_x_i),
-      .here_y_i (here_y_i),
-      .dest_x_i (cx[j*CoordW +: CoordW]),
-      .dest_y_i (cy[j*CoordW +: CoordW]),
-      .yx_i     (cr[j]),
-      .port_o   (cport[j*PortW +: PortW])
-    );
-  end
+  meshsync_child_hops #(
+    .MaxChildren (MaxChildren),
+    .CoordXW     (CoordXW),
+    .CoordYW     (CoordYW)
+  ) u_child_hops (
+    .here_x_i      (here_x_i),
+    .here_y_i      (here_y_i),
+    .child_x_i     (rx),
+    .child_y_i     (ry),
+    .child_route_i (cr),
+    .child_x_o     (cx),
+    .child_y_o     (cy),
+    .port_o        (cport)
+  );
 
   // ---------------------------------------------------------------------------------------
   // What the claimant wants, and gets

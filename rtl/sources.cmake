@@ -4,6 +4,7 @@ set(MESHSYNC_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(MESHSYNC_RTL_MODULES
   meshsync_rr_pick.sv
   meshsync_route.sv
+  meshsync_child_hops.sv
   meshsync_snake_route.sv
   meshsync_input_buffer.sv
   meshsync_input_arbiter.sv
