@@ -134,19 +134,20 @@ module meshsync_tree_claim #(
     .hit_o   (hit)
   );
 
-  // The hit register's children (one-hot: an AND-OR; all zero on a miss).
+  // The hit register's children (all zero on a miss). The hit is one-hot: a chain of
+  // multiplexers selects as well as an AND-OR, in half the generic cells.
   always_comb begin
     n = '0;
     rx = '0;
     ry = '0;
     cr = '0;
     for (int k = 0; k < NumRegs; k++) begin
-      n = n | (reg_num_children_i[k*NumChildrenW +: NumChildrenW] & {NumChildrenW{hit[k]}});
-      rx = rx | (reg_child_x_i[k*MaxChildren*CoordXW +: MaxChildren*CoordXW] &
-                 {MaxChildren*CoordXW{hit[k]}});
-      ry = ry | (reg_child_y_i[k*MaxChildren*CoordYW +: MaxChildren*CoordYW] &
-                 {MaxChildren*CoordYW{hit[k]}});
-      cr = cr | (reg_child_route_i[k*MaxChildren +: MaxChildren] & {MaxChildren{hit[k]}});
+      if (hit[k]) begin
+        n = reg_num_children_i[k*NumChildrenW +: NumChildrenW];
+        rx = reg_child_x_i[k*MaxChildren*CoordXW +: MaxChildren*CoordXW];
+        ry = reg_child_y_i[k*MaxChildren*CoordYW +: MaxChildren*CoordYW];
+        cr = reg_child_route_i[k*MaxChildren +: MaxChildren];
+      end
     end
   end
 
