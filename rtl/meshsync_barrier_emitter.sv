@@ -45,7 +45,7 @@ module meshsync_barrier_emitter #(
   input  logic [NumRegs*MaxChildren-1:0]               child_route_i,
   // Software writes register k at the end of this cycle.
   input  logic [NumRegs-1:0]                           written_i,
-  // Per output port o and VC v (bit o*3+v): a credit is available, or o is Local.
+  // Per output port o and VC v (bit o*NumVcs+v): a credit is available, or o is Local.
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_i,
   // The message offered to each output port, and whether it won the port.
   output logic [meshsync_pkg::NumPorts-1:0]            offer_o,
@@ -75,9 +75,9 @@ module meshsync_barrier_emitter #(
   );
     logic [FlitW-1:0] fl;
     fl = '0;
-    fl[FlitW-1] = 1'b1;  // head
-    fl[FlitW-2] = 1'b1;  // tail
-    fl[FlitW-3] = 1'b1;  // sync
+    fl[meshsync_pkg::head_bit(FlitW)] = 1'b1;
+    fl[meshsync_pkg::tail_bit(FlitW)] = 1'b1;
+    fl[meshsync_pkg::sync_bit(FlitW)] = 1'b1;
     fl[meshsync_pkg::RouteBit] = yx;
     fl[meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW] = stype;
     fl[meshsync_pkg::GidLsb +: GidW] = gid;
@@ -167,19 +167,21 @@ module meshsync_barrier_emitter #(
     .port_o   (up_port)
   );
 
-  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child
-    assign cx[j*CoordW +: CoordW] = CoordW'(child_x_i[(idx_m*MaxChildren + j)*CoordXW +: CoordXW]);
-    assign cy[j*CoordW +: CoordW] = CoordW'(child_y_i[(idx_m*MaxChildren + j)*CoordYW +: CoordYW]);
-    assign cyx[j] = child_route_i[idx_m*MaxChildren + j];
-    meshsync_route u_route_child (
-      .here_x_i (here_x),
-      .here_y_i (here_y),
-      .dest_x_i (cx[j*CoordW +: CoordW]),
-      .dest_y_i (cy[j*CoordW +: CoordW]),
-      .yx_i     (cyx[j]),
-      .port_o   (cport[j*PortW +: PortW])
-    );
-  end
+  assign cyx = child_route_i[idx_m*MaxChildren +: MaxChildren];
+  meshsync_child_hops #(
+    .MaxChildren (MaxChildren),
+    .CoordXW     (CoordXW),
+    .CoordYW     (CoordYW)
+  ) u_child_hops (
+    .here_x_i      (here_x),
+    .here_y_i      (here_y),
+    .child_x_i     (child_x_i[idx_m*MaxChildren*CoordXW +: MaxChildren*CoordXW]),
+    .child_y_i     (child_y_i[idx_m*MaxChildren*CoordYW +: MaxChildren*CoordYW]),
+    .child_route_i (cyx),
+    .child_x_o     (cx),
+    .child_y_o     (cy),
+    .port_o        (cport)
+  );
 
   // ---------------------------------------------------------------------------------------
   // Offers, per output port

@@ -33,16 +33,8 @@ module meshsync_barrier_regfile #(
   input  logic                                      cs_valid_i,
   input  logic                                      cs_setup_i,
   input  logic [meshsync_pkg::GidW-1:0]             cs_gid_i,
-  // Software port.
-  input  logic [1:0]                                reg_op_i,
-  input  logic [meshsync_pkg::GidW-1:0]             reg_gid_i,
-  input  logic                                      reg_parent_valid_i,
-  input  logic [CoordXW-1:0]                        reg_parent_x_i,
-  input  logic [CoordYW-1:0]                        reg_parent_y_i,
-  input  logic                                      reg_route_i,
-  input  logic [meshsync_pkg::DataW-1:0]            reg_slot_i,
-  input  logic                                      reg_transit_i,
-  input  logic [NumChildrenW-1:0]                   reg_num_children_i,
+  // Software port: the request, and its children (child j at j*CoordXW +: CoordXW).
+  input  meshsync_pkg::reg_req_t                    reg_i,
   input  logic [MaxChildren*CoordXW-1:0]            reg_child_x_i,
   input  logic [MaxChildren*CoordYW-1:0]            reg_child_y_i,
   input  logic [MaxChildren-1:0]                    reg_child_route_i,
@@ -87,102 +79,125 @@ module meshsync_barrier_regfile #(
   logic [NumRegs*MaxChildren*CoordYW-1:0] child_y_q;
   logic [NumRegs*MaxChildren-1:0] child_route_q;
 
-  // The entry of GID `key` among the valid ones, else the lowest free entry (one-hot,
-  // zero if none): the model's find_or_allocate. `hit` says which of the two it is.
+  // The entry that `hit` found among the valid ones, else the lowest free entry (one-hot,
+  // zero if none): the model's find_or_allocate.
   function automatic logic [NumRegs-1:0] find_or_allocate(
-    input  logic [NumRegs-1:0]      valid,
-    input  logic [NumRegs*GidW-1:0] gids,
-    input  logic [GidW-1:0]         key,
-    output logic [NumRegs-1:0]      hit
+    input logic [NumRegs-1:0] hit,
+    input logic [NumRegs-1:0] valid
   );
     logic [NumRegs-1:0] lowest_free;
     logic found_free;
     found_free = 1'b0;
     for (int k = 0; k < NumRegs; k++) begin
-      hit[k] = valid[k] && (gids[k*GidW +: GidW] == key);
       lowest_free[k] = !valid[k] && !found_free;
       if (!valid[k]) found_free = 1'b1;
     end
     find_or_allocate = (|hit) ? hit : lowest_free;
   endfunction
 
-  // Lookup temporaries of the update chain below.
-  logic [NumRegs-1:0] hit, alloc;
-  logic fits;
+  // ---------------------------------------------------------------------------------------
+  // The CS path message the barrier unit took this cycle (state: q -> cs)
+  // ---------------------------------------------------------------------------------------
+  logic [NumRegs-1:0] cs_hit, cs_alloc;
+  logic [NumRegs-1:0] valid_cs, member_cs, transit_cs;
+  logic [NumRegs*GidW-1:0] gid_cs;
+  logic [NumRegs*PathRefsW-1:0] refs_cs;
   // A setup would overflow entry k's path count.
   logic [NumRegs-1:0] refs_overflow;
-  logic [GidW-1:0] key;
+
+  meshsync_group_cam #(
+    .NumRegs (NumRegs)
+  ) u_cs_cam (
+    .valid_i (valid_q),
+    .gid_i   (gid_q),
+    .key_i   (cs_gid_i),
+    .hit_o   (cs_hit)
+  );
+  assign cs_alloc = find_or_allocate(cs_hit, valid_q);
 
   always_comb begin
-    valid_d = valid_q;
-    member_d = member_q;
-    transit_d = transit_q;
-    gid_d = gid_q;
-    refs_d = refs_q;
-    flags_d = flags_i;
-    arrived_d = arrived_i;
+    valid_cs = valid_q;
+    member_cs = member_q;
+    transit_cs = transit_q;
+    gid_cs = gid_q;
+    refs_cs = refs_q;
     refs_overflow = '0;
-    hit = '0;
-    alloc = '0;
-    key = '0;
-
-    // The CS path message the barrier unit took this cycle.
-    key = cs_gid_i;
-    alloc = find_or_allocate(valid_q, gid_q, key, hit);
     for (int k = 0; k < NumRegs; k++) begin
-      if (cs_valid_i && cs_setup_i && alloc[k]) begin
+      if (cs_valid_i && cs_setup_i && cs_alloc[k]) begin
         // open_transit: a free entry becomes a nonmember CS entry of this GID.
         // (Its flags and count are already clear: only members count arrivals, and
         // freeing a member clears them.)
         if (!valid_q[k]) begin
-          valid_d[k] = 1'b1;
-          member_d[k] = 1'b0;
-          gid_d[k*GidW +: GidW] = key;
+          valid_cs[k] = 1'b1;
+          member_cs[k] = 1'b0;
+          gid_cs[k*GidW +: GidW] = cs_gid_i;
         end
-        transit_d[k] = 1'b1;
+        transit_cs[k] = 1'b1;
         if (&refs_q[k*PathRefsW +: PathRefsW]) begin
           refs_overflow[k] = 1'b1;
         end else begin
-          refs_d[k*PathRefsW +: PathRefsW] = refs_q[k*PathRefsW +: PathRefsW] + 1'b1;
+          refs_cs[k*PathRefsW +: PathRefsW] = refs_q[k*PathRefsW +: PathRefsW] + 1'b1;
         end
       end
-      if (cs_valid_i && !cs_setup_i && hit[k]) begin
+      if (cs_valid_i && !cs_setup_i && cs_hit[k]) begin
         // close_transit: the last path gone frees a nonmember entry.
         if (refs_q[k*PathRefsW +: PathRefsW] != '0) begin
-          refs_d[k*PathRefsW +: PathRefsW] = refs_q[k*PathRefsW +: PathRefsW] - 1'b1;
+          refs_cs[k*PathRefsW +: PathRefsW] = refs_q[k*PathRefsW +: PathRefsW] - 1'b1;
         end
         if ((refs_q[k*PathRefsW +: PathRefsW] <= PathRefsW'(1)) && !member_q[k]) begin
-          valid_d[k] = 1'b0;
-          transit_d[k] = 1'b0;
+          valid_cs[k] = 1'b0;
+          transit_cs[k] = 1'b0;
         end
       end
     end
+  end
 
-    // Software port, after everything the hardware did this cycle.
-    key = reg_gid_i;
-    alloc = find_or_allocate(valid_d, gid_d, key, hit);
-    // A member with more children than a register holds stays in node memory.
-    fits = reg_num_children_i <= NumChildrenW'(MaxChildren);
+  // ---------------------------------------------------------------------------------------
+  // Software port, after everything the hardware did this cycle (state: cs -> d)
+  // ---------------------------------------------------------------------------------------
+  logic [NumRegs-1:0] sw_hit, sw_alloc;
+  logic fits;
+
+  meshsync_group_cam #(
+    .NumRegs (NumRegs)
+  ) u_sw_cam (
+    .valid_i (valid_cs),
+    .gid_i   (gid_cs),
+    .key_i   (reg_i.gid),
+    .hit_o   (sw_hit)
+  );
+  assign sw_alloc = find_or_allocate(sw_hit, valid_cs);
+  // A member with more children than a register holds stays in node memory.
+  assign fits = reg_i.num_children <= meshsync_pkg::ChildCountW'(MaxChildren);
+
+  always_comb begin
+    valid_d = valid_cs;
+    member_d = member_cs;
+    transit_d = transit_cs;
+    gid_d = gid_cs;
+    refs_d = refs_cs;
+    flags_d = flags_i;
+    arrived_d = arrived_i;
     reg_ok_o = 1'b0;
     program_en = '0;
     written_o = '0;
-    case (reg_op_i)
+    case (reg_i.op)
       meshsync_pkg::RegOpProgram: begin
-        if (fits && (|alloc)) begin
+        if (fits && (|sw_alloc)) begin
           reg_ok_o = 1'b1;
-          program_en = alloc;
+          program_en = sw_alloc;
         end
       end
       meshsync_pkg::RegOpFree: begin
-        reg_ok_o = |(hit & member_d);
+        reg_ok_o = |(sw_hit & member_cs);
         for (int k = 0; k < NumRegs; k++) begin
-          if (hit[k] && member_d[k]) begin
+          if (sw_hit[k] && member_cs[k]) begin
             written_o[k] = 1'b1;
             // unprogram: the entry stays valid while CS paths still cross it.
             member_d[k] = 1'b0;
             flags_d[k*NumSlots +: NumSlots] = '0;
             arrived_d[k*ArrivedW +: ArrivedW] = '0;
-            if (refs_d[k*PathRefsW +: PathRefsW] == '0) begin
+            if (refs_cs[k*PathRefsW +: PathRefsW] == '0) begin
               valid_d[k] = 1'b0;
               transit_d[k] = 1'b0;
             end
@@ -197,8 +212,8 @@ module meshsync_barrier_regfile #(
         written_o[k] = 1'b1;
         valid_d[k] = 1'b1;
         member_d[k] = 1'b1;
-        transit_d[k] = reg_transit_i;
-        gid_d[k*GidW +: GidW] = key;
+        transit_d[k] = reg_i.transit;
+        gid_d[k*GidW +: GidW] = reg_i.gid;
         flags_d[k*NumSlots +: NumSlots] = '0;
         arrived_d[k*ArrivedW +: ArrivedW] = '0;
       end
@@ -230,12 +245,13 @@ module meshsync_barrier_regfile #(
   for (genvar k = 0; k < NumRegs; k++) begin : gen_fields
     always_ff @(posedge clk_i) begin
       if (program_en[k]) begin
-        parent_valid_q[k] <= reg_parent_valid_i;
-        parent_x_q[k*CoordXW +: CoordXW] <= reg_parent_x_i;
-        parent_y_q[k*CoordYW +: CoordYW] <= reg_parent_y_i;
-        route_q[k] <= reg_route_i;
-        slot_q[k*meshsync_pkg::DataW +: meshsync_pkg::DataW] <= reg_slot_i;
-        num_children_q[k*NumChildrenW +: NumChildrenW] <= reg_num_children_i;
+        parent_valid_q[k] <= reg_i.parent_valid;
+        parent_x_q[k*CoordXW +: CoordXW] <= CoordXW'(reg_i.parent_x);
+        parent_y_q[k*CoordYW +: CoordYW] <= CoordYW'(reg_i.parent_y);
+        route_q[k] <= reg_i.route;
+        slot_q[k*meshsync_pkg::DataW +: meshsync_pkg::DataW] <= reg_i.slot;
+        // Programmed only when the count fits (<= MaxChildren): no bit is lost.
+        num_children_q[k*NumChildrenW +: NumChildrenW] <= NumChildrenW'(reg_i.num_children);
         child_x_q[k*MaxChildren*CoordXW +: MaxChildren*CoordXW] <= reg_child_x_i;
         child_y_q[k*MaxChildren*CoordYW +: MaxChildren*CoordYW] <= reg_child_y_i;
         child_route_q[k*MaxChildren +: MaxChildren] <= reg_child_route_i;
@@ -260,9 +276,13 @@ module meshsync_barrier_regfile #(
   assign transit_o = transit_q;
   assign error_o = |refs_overflow;
 
+  // The request's coordinates come in the flit's width; the mesh needs fewer bits.
+  logic unused_req;
+  assign unused_req = ^{reg_i.parent_x, reg_i.parent_y};
+
 `ifndef SYNTHESIS
-  // Assertion: one valid entry per GID (the CAM's lookups return the first hit; two
-  // would make the register file disagree with the model's find_or_allocate).
+  // Assertion: one valid entry per GID (meshsync_group_cam's hits are one-hot only then,
+  // and two would make the register file disagree with the model's find_or_allocate).
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       for (int a = 0; a < NumRegs; a++) begin

@@ -110,9 +110,15 @@ module meshsync_barrier_unit #(
   assign cs_setup_o = msg_type == meshsync_pkg::SyncSetup;
   assign cs_gid_o = msg_gid;
 
-  for (genvar k = 0; k < NumRegs; k++) begin : gen_hit
-    assign hit[k] = valid_i[k] && member_i[k] && (gid_i[k*GidW +: GidW] == msg_gid);
-  end
+  // The member register of the message's group.
+  meshsync_group_cam #(
+    .NumRegs (NumRegs)
+  ) u_cam (
+    .valid_i (valid_i & member_i),
+    .gid_i   (gid_i),
+    .key_i   (msg_gid),
+    .hit_o   (hit)
+  );
 
   always_comb begin
     take_o = '0;

@@ -1,6 +1,9 @@
 // The crossbar: each output carries the flit of the requester that won it, an input
 // (index 0..NumIn-1) or the barrier emitter (index NumIn, routers with registers; it
 // offers on the five ports only, never on an all-port router's ejection outputs).
+// Two flits change on their way to a link: the address flit behind an absorbed head
+// leaves as the forwarded worm's head (its copy to the NI stays as it came), and a tree
+// head's copy to a child is readdressed to the child, with the child's route.
 module meshsync_crossbar #(
   /// Flit width in bits.
   parameter int unsigned FlitW = 32,
@@ -15,6 +18,15 @@ module meshsync_crossbar #(
 ) (
   input  logic [NumIn*FlitW-1:0]                                    in_flit_i,
   input  logic [NumIn*meshsync_pkg::VcW-1:0]                        in_vc_i,
+  // Per input: its flit heads the forwarded worm on its link.
+  input  logic [NumIn-1:0]                                          in_promote_i,
+  // Per input: a tree flit; per input and link, the child its head is readdressed to on
+  // that link (meshsync_tree_claim).
+  input  logic [NumIn-1:0]                                          in_tree_i,
+  input  logic [NumIn*meshsync_pkg::NumPorts-1:0]                   in_child_i,
+  input  logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::CoordW-1:0] in_child_x_i,
+  input  logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::CoordW-1:0] in_child_y_i,
+  input  logic [NumIn*meshsync_pkg::NumPorts-1:0]                   in_child_route_i,
   // The emitter's offer per port.
   input  logic [meshsync_pkg::NumPorts*FlitW-1:0]                   em_flit_i,
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]       em_vc_i,
@@ -27,6 +39,8 @@ module meshsync_crossbar #(
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned VcW = meshsync_pkg::VcW;
+  localparam int unsigned CoordW = meshsync_pkg::CoordW;
+  localparam int unsigned HeadBit = meshsync_pkg::head_bit(FlitW);
 
   always_comb begin
     out_flit_o = '0;
@@ -36,6 +50,16 @@ module meshsync_crossbar #(
         if (gnt_idx_i[o*IdxW +: IdxW] == IdxW'(i)) begin
           out_flit_o[o*FlitW +: FlitW] = in_flit_i[i*FlitW +: FlitW];
           out_vc_o[o*VcW +: VcW] = in_vc_i[i*VcW +: VcW];
+          if (o >= 1 && o < NumPorts) begin
+            if (in_promote_i[i]) begin
+              out_flit_o[o*FlitW + HeadBit] = 1'b1;
+            end
+            if (in_tree_i[i] && in_child_i[i*NumPorts + o] && in_flit_i[i*FlitW + HeadBit]) begin
+              out_flit_o[o*FlitW + meshsync_pkg::DestXLsb +: CoordW] = in_child_x_i[(i*NumPorts + o)*CoordW +: CoordW];
+              out_flit_o[o*FlitW + meshsync_pkg::DestYLsb +: CoordW] = in_child_y_i[(i*NumPorts + o)*CoordW +: CoordW];
+              out_flit_o[o*FlitW + meshsync_pkg::RouteBit] = in_child_route_i[i*NumPorts + o];
+            end
+          end
         end
       end
     end

@@ -49,11 +49,12 @@ module meshsync_input_port #(
   input  logic                                         cam_hit_i,
   input  logic                                         cam_member_i,
   input  logic                                         cam_transit_i,
-  // Per output port o and VC v (bit o*4+v): a credit is available, or o is Local.
+  // Per output port o and VC v (bit o*NumVcs+v): a credit is available, or o is Local.
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_i,
-  // Per output port o and worm VC (bit o*2: VC 0, o*2+1: VC 3): free / held by this input.
-  input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_free_i,
-  input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_mine_i,
+  // Per output port o and owner slot s (bit owner_slot(o, s)): the worm VC is free / held
+  // by this input. Port 0 is this input's NI output. The tree VC's owner is the claim's.
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] owner_free_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] owner_mine_i,
   // The tree VC (docs/tree-multicast.md). Out: its front flit is a head, ready, for the
   // router's claim (with the flit and its routed port: Local = addressed here). In: the
   // worm passing now has claimed its outputs (this cycle's claim included), the links
@@ -126,14 +127,14 @@ module meshsync_input_port #(
   logic [PortW-1:0] cur_out, nxt_out;
   logic cur_copy, cur_promote, nxt_copy, nxt_promote;
 
-  assign in_head = in_flit_i[FlitW-1];
-  assign in_tail = in_flit_i[FlitW-2];
-  assign in_sync = in_head && in_flit_i[FlitW-3];
+  assign in_head = in_flit_i[meshsync_pkg::head_bit(FlitW)];
+  assign in_tail = in_flit_i[meshsync_pkg::tail_bit(FlitW)];
+  assign in_sync = in_head && in_flit_i[meshsync_pkg::sync_bit(FlitW)];
   assign in_yx = in_flit_i[meshsync_pkg::RouteBit];
   assign in_control = in_flit_i[meshsync_pkg::TypeLsb + 1];
   // Address-flit fields; a data flit's bits there are payload, and only a head or the
   // address flit after an absorbing head are read as addresses.
-  assign in_addr = !in_flit_i[FlitW-3] && in_flit_i[meshsync_pkg::McastBit];
+  assign in_addr = !in_flit_i[meshsync_pkg::sync_bit(FlitW)] && in_flit_i[meshsync_pkg::McastBit];
   assign in_more = in_flit_i[meshsync_pkg::MoreBit];
   assign in_base = in_flit_i[meshsync_pkg::BaseLsb +: meshsync_pkg::BaseW];
   assign in_snake = in_addr && (in_base != meshsync_pkg::BaseXY) && (in_base != meshsync_pkg::BaseTree);
@@ -294,7 +295,7 @@ module meshsync_input_port #(
     localparam bit TreeVc = (v == 4);
     localparam int unsigned Depth = TreeVc ? TreeBufferDepth : WormVc ? BufferDepth : SyncBufferDepth;
     localparam int unsigned VcCntW = WormVc ? WormCntW : CntW;
-    localparam int unsigned Slot = (v == 3) ? 1 : 0;
+    localparam int unsigned Owner = (v == 3) ? meshsync_pkg::OwnerSnake : meshsync_pkg::OwnerWorm;
     logic push, credit, worm_ok, relabel, cs_path;
     logic [VcCntW-1:0] cnt;
     assign push = in_valid_i && (in_vc_i == meshsync_pkg::VcW'(v));
@@ -358,12 +359,13 @@ module meshsync_input_port #(
         if (head_out[v] == PortW'(o)) begin
           credit = credit_ok_i[o * NumVcs + v];
           if (WormVc) begin
-            worm_ok = (head_flit[v][FlitW-1] || head_tag[v][1]) ? owner_free_i[o*2 + Slot]
-                                                                 : owner_mine_i[o*2 + Slot];
+            worm_ok = (head_flit[v][meshsync_pkg::head_bit(FlitW)] || head_tag[v][1])
+                      ? owner_free_i[meshsync_pkg::owner_slot(o, Owner)]
+                      : owner_mine_i[meshsync_pkg::owner_slot(o, Owner)];
           end
         end
       end
-      if (WormVc && head_tag[v][0]) worm_ok = worm_ok && owner_mine_i[Slot];
+      if (WormVc && head_tag[v][0]) worm_ok = worm_ok && owner_mine_i[meshsync_pkg::owner_slot(0, Owner)];
       if (TreeVc) begin
         eligible[v] = head_ready[v] && tree_claimed_i && (tree_drop_i || credit);
       end else begin
@@ -374,9 +376,19 @@ module meshsync_input_port #(
     end
   end
 
-  assign tree_head_o = head_valid[4] && head_ready[4] && head_flit[4][FlitW-1];
+  assign tree_head_o = head_valid[4] && head_ready[4] && head_flit[4][meshsync_pkg::head_bit(FlitW)];
   assign tree_flit_o = head_flit[4];
   assign tree_out_o = head_out[4];
+
+  logic unused_tree_owner;
+  always_comb begin
+    unused_tree_owner = 1'b0;
+    for (int o = 0; o < NumPorts; o++) begin
+      unused_tree_owner = unused_tree_owner ^
+                          owner_free_i[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)] ^
+                          owner_mine_i[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)];
+    end
+  end
 
   logic unused_fresh;
   assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0], fresh[3], fresh_flit[3],

@@ -31,8 +31,18 @@ package meshsync_pkg;
   localparam logic [2:0] VcSnake = 3'd3;
   localparam logic [2:0] VcTree = 3'd4;
 
-  // Flit format. Bits FlitW-1..FlitW-3 are head, tail, sync (31..29 for the 32-bit flit
-  // of the contract); the fields of a head or sync flit sit at fixed low positions.
+  // Flit format. The three flag bits sit at the top of the flit, whatever its width
+  // (31..29 for the 32-bit flit of the contract): head, tail, sync. The fields of a head
+  // or sync flit sit at fixed low positions.
+  function automatic int head_bit(input int flit_w);
+    head_bit = flit_w - 1;
+  endfunction
+  function automatic int tail_bit(input int flit_w);
+    tail_bit = flit_w - 2;
+  endfunction
+  function automatic int sync_bit(input int flit_w);
+    sync_bit = flit_w - 3;
+  endfunction
   localparam int unsigned CoordW = 7;  // dest_x and dest_y fields (up to 128x128)
   localparam int unsigned DestXLsb = 0;
   localparam int unsigned DestYLsb = 7;
@@ -77,6 +87,46 @@ package meshsync_pkg;
   localparam logic [1:0] RegOpNone = 2'd0;
   localparam logic [1:0] RegOpProgram = 2'd1;
   localparam logic [1:0] RegOpFree = 2'd2;
+  // A child count as software states it: wide enough for any MaxChildren + 1 ("too many")
+  // of a router (the router checks its NumChildrenW against it).
+  localparam int unsigned ChildCountW = 8;
+
+  // One software request to the register file, the children aside: their number is the
+  // router's MaxChildren, which a package type cannot know (and Yosys 0.23 misreads a
+  // member select after an index into a packed array of structs), so they travel beside
+  // it as flat vectors. Coordinates are in the flit's field width (the largest mesh); the
+  // register file keeps the bits its mesh needs.
+  typedef struct packed {
+    logic [1:0]             op;            // RegOp*
+    logic [GidW-1:0]        gid;
+    logic                   transit;       // a CS path entry as well
+    logic                   parent_valid;  // 0 at the root
+    logic [CoordW-1:0]      parent_x;
+    logic [CoordW-1:0]      parent_y;
+    logic                   route;         // R of the messages to the parent (1: YX)
+    logic [DataW-1:0]       slot;          // the sender's child slot at its parent
+    logic [ChildCountW-1:0] num_children;
+  } reg_req_t;
+
+  // Worm VC owners: per output, the VCs a worm holds from its head to its tail (owner slot
+  // s of output o is bit owner_slot(o, s) of the owner buses).
+  localparam int unsigned OwnerWorm = 0;   // VC 0
+  localparam int unsigned OwnerSnake = 1;  // VC 3
+  localparam int unsigned OwnerTree = 2;   // VC 4
+  localparam int unsigned NumOwners = 3;
+  function automatic int owner_slot(input int port, input int owner);
+    owner_slot = port * NumOwners + owner;
+  endfunction
+  // The VC of an owner slot.
+  function automatic logic [2:0] owner_vc(input int owner);
+    owner_vc = (owner == OwnerWorm) ? VcWorm : (owner == OwnerSnake) ? VcSnake : VcTree;
+  endfunction
+
+  // The output that takes input i's flits for the NI: Local, or in an all-port router
+  // (ni_ports > 1) a link input's own ejection output 4 + i.
+  function automatic int eject_of(input int i, input int ni_ports);
+    eject_of = (ni_ports > 1 && i >= 1 && i < NumPorts) ? NumPorts + i - 1 : 0;
+  endfunction
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -1,9 +1,14 @@
 // meshsync router: five ports (Local, +X, -X, +Y, -Y), five VCs per port (NumVcs), a one-port or
 // all-port network interface (NiPorts), credit flow control, dimension-order routing (XY for worms, XY or YX for sync messages), snake
-// routing and absorb-and-forward for multidestination worms, and the barrier unit with
-// its register file. Cycle for cycle the C++ RouterCore
+// routing and absorb-and-forward for multidestination worms, tree worms, and the barrier
+// unit with its register file. Cycle for cycle the C++ RouterCore
 // (model/core/router_core.cpp); the contract is docs/microarchitecture.md, the module map
 // docs/rtl.md.
+//
+// This module is wiring: the input units (meshsync_input_port, one per input, with the
+// CAM lookup of their arrivals), the barrier unit with its register file and emitter,
+// the tree claim, the switch allocator, the crossbar and the output unit (credits and
+// worm VC owners).
 //
 // Timing at the ports (c is the current cycle):
 //   - a flit presented on in_* in cycle c-1 is in its input buffer in cycle c (arrival c);
@@ -103,6 +108,7 @@ module meshsync_router #(
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
+  localparam int unsigned NumOwners = meshsync_pkg::NumOwners;
   localparam int unsigned VcW = meshsync_pkg::VcW;
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
@@ -110,15 +116,19 @@ module meshsync_router #(
   // Output requesters: the inputs, then the barrier emitter (with registers).
   localparam int unsigned NumReq = NumIn + ((NumRegs > 0) ? 1 : 0);
   localparam int unsigned IdxW = $clog2(NumReq);
+  localparam int unsigned InW = (NumIn > 1) ? $clog2(NumIn) : 1;
   localparam int unsigned RegSlots = (NumRegs > 0) ? NumRegs : 1;
   localparam int unsigned ArrivedW = $clog2(MaxChildren + 1);
   localparam int unsigned MaxDelay = (Trm > Trn) ? Trm : Trn;
   localparam int unsigned CntW = (MaxDelay > 1) ? $clog2(MaxDelay) : 1;
   // At most one CS path per other node crosses a router.
   localparam int unsigned PathRefsW = $clog2(MeshW * MeshH);
-  // Signed loop bounds: no constant-comparison warning when there are no registers.
-  localparam int NumRegsI = NumRegs;
-  localparam int MaxChildrenI = MaxChildren;
+  localparam int unsigned TailBit = meshsync_pkg::tail_bit(FlitW);
+
+  // The register request carries a child count in a fixed width.
+  if (NumChildrenW > meshsync_pkg::ChildCountW) begin : gen_check_children
+    $error("MaxChildren too large for meshsync_pkg::ChildCountW");
+  end
 
   // The router's own coordinates, sampled during reset: they are straps that never change
   // afterwards. Held in flip-flops, they keep the routes, and with them the arbitration,
@@ -138,74 +148,54 @@ module meshsync_router #(
   assign here_x = CoordW'(my_x_q);
   assign here_y = CoordW'(my_y_q);
 
-  // The output that takes input i's flits for the NI: Local, or in an all-port router a
-  // link input's own ejection output.
-  function automatic int unsigned eject_of(int unsigned i);
-    eject_of = (NiPorts > 1 && i >= 1 && i < NumPorts) ? NumPorts + i - 1 : 0;
-  endfunction
+  // ---------------------------------------------------------------------------------------
+  // Signals between the units
+  // ---------------------------------------------------------------------------------------
+  // The register file's state (tied off without registers): the arrivals' CAM lookups and
+  // the tree claim read it.
+  logic [RegSlots-1:0] reg_valid, reg_member, reg_transit;
+  logic [RegSlots*GidW-1:0] reg_gid;
+  logic [RegSlots*NumChildrenW-1:0] reg_num_children;
+  logic [RegSlots*MaxChildren*CoordXW-1:0] reg_child_x;
+  logic [RegSlots*MaxChildren*CoordYW-1:0] reg_child_y;
+  logic [RegSlots*MaxChildren-1:0] reg_child_route;
 
-  // ---------------------------------------------------------------------------------------
-  // Credit counters and worm VC owners of the outputs
-  // ---------------------------------------------------------------------------------------
-  logic [NumPorts*NumVcs-1:0] credit_ok, credit_empty, send;
-  logic [NumPorts-1:0] credit_error;
-  // Per output o and worm VC (index o*3: VC 0, o*3+1: VC 3, o*3+2: VC 4): held by an
-  // input, which.
-  logic [NumOut*3-1:0] owner_valid_q, owner_valid_d;
-  logic [NumOut*3*PortW-1:0] owner_q, owner_d;
-
-  // The NI always accepts: Local has no counters.
-  assign credit_ok[NumVcs-1:0] = '1;
-  assign credit_empty[NumVcs-1:0] = '1;
-  assign credit_error[0] = 1'b0;
-  for (genvar o = 1; o < NumPorts; o++) begin : gen_credits
-    meshsync_credit_counters #(
-      .BufferDepth     (BufferDepth),
-      .SyncBufferDepth (SyncBufferDepth),
-      .TreeBufferDepth (TreeBufferDepth)
-    ) u_credits (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .credit_in_i (credit_in_i[o*NumVcs +: NumVcs]),
-      .send_i      (send[o*NumVcs +: NumVcs]),
-      .credit_ok_o (credit_ok[o*NumVcs +: NumVcs]),
-      .empty_o     (credit_empty[o*NumVcs +: NumVcs]),
-      .error_o     (credit_error[o])
-    );
-  end
-
-  // ---------------------------------------------------------------------------------------
-  // Register file state for the arrivals' CAM lookup (tied off without registers)
-  // ---------------------------------------------------------------------------------------
-  logic [RegSlots-1:0] cam_valid, cam_member, cam_transit;
-  logic [RegSlots*GidW-1:0] cam_gid;
-  // The registers' children, for a tree head's claim.
-  logic [RegSlots*NumChildrenW-1:0] cam_num_children;
-  logic [RegSlots*MaxChildren*CoordXW-1:0] cam_child_x;
-  logic [RegSlots*MaxChildren*CoordYW-1:0] cam_child_y;
-  logic [RegSlots*MaxChildren-1:0] cam_child_route;
-
-  // Per input, the tree worm passing now (docs/tree-multicast.md): claimed, its outputs,
-  // the links whose copy is readdressed to a child, and each such link's child and route.
-  logic [NumIn-1:0] tree_head, tclaimed_q, tclaimed_d, tclaimed_eff;
-  logic [NumIn*FlitW-1:0] tree_flit;
-  logic [NumIn*PortW-1:0] tree_out;
-  logic [NumIn*NumOut-1:0] touts_q, touts_d, touts_eff;
-  logic [NumIn*NumPorts-1:0] tchild_q, tchild_d, tchild_eff;
-  logic [NumIn*NumPorts*CoordW-1:0] tcx_q, tcx_d, tcx_eff, tcy_q, tcy_d, tcy_eff;
-  logic [NumIn*NumPorts-1:0] tcr_q, tcr_d, tcr_eff;
-
-  // ---------------------------------------------------------------------------------------
-  // Input ports
-  // ---------------------------------------------------------------------------------------
-  logic [NumIn-1:0] req_valid, req_consume, req_cs, in_gnt, in_error, in_idle, take, relabel;
-  logic [NumIn-1:0] req_copy, req_promote, req_tree, req_drop;
-  logic [NumIn-1:0] cs_done;
+  // Per input: its request (meshsync_input_port), its grant, and the barrier unit's answer.
+  logic [NumIn-1:0] req_valid, req_consume, req_cs, req_copy, req_promote, req_tree, req_drop;
   logic [NumIn*PortW-1:0] req_out;
   logic [NumIn*VcW-1:0] req_vc;
   logic [NumIn*FlitW-1:0] req_flit;
   logic [NumIn*CntW-1:0] req_cnt;
+  logic [NumIn-1:0] in_gnt, in_error, in_idle, take, relabel, cs_done;
   logic [NumIn*NumVcs-1:0] pop, full;
+
+  // Per input, its tree worm: a head at the front for the claim, and what it claimed.
+  logic [NumIn-1:0] tree_head, tree_claimed, tree_tail_gone;
+  logic [NumIn*FlitW-1:0] tree_flit;
+  logic [NumIn*PortW-1:0] tree_out;
+  logic [NumIn*NumOut-1:0] tree_outs;
+  logic [NumIn*NumPorts-1:0] tree_child, tree_child_route;
+  logic [NumIn*NumPorts*CoordW-1:0] tree_child_x, tree_child_y;
+  logic [NumOut-1:0] claim_ok;
+  logic [InW-1:0] claim_idx;
+
+  // The output unit's answers, and the switch allocation.
+  logic [NumPorts*NumVcs-1:0] credit_ok;
+  logic [NumOut-1:0] tree_room;
+  logic [NumIn*NumPorts*NumOwners-1:0] owner_free, owner_mine;
+  logic [NumOut-1:0] gnt_valid, gnt_input, out_tail;
+  logic [NumOut*IdxW-1:0] gnt_idx;
+  logic credit_error;
+
+  // The barrier emitter's offers per port.
+  logic [NumPorts-1:0] offer, offer_gnt;
+  logic [NumPorts*FlitW-1:0] offer_flit;
+  logic [NumPorts*VcW-1:0] offer_vc;
+  logic barrier_error, barrier_idle;
+
+  // ---------------------------------------------------------------------------------------
+  // Input units (contract steps 3 and 4)
+  // ---------------------------------------------------------------------------------------
   // The barrier unit serves the five ports (injection channels 1-3 carry no sync message).
   logic [NumPorts-1:0] unit_take, unit_relabel, unit_cs_done;
   always_comb begin
@@ -218,35 +208,19 @@ module meshsync_router #(
   end
 
   for (genvar i = 0; i < NumIn; i++) begin : gen_input
-    logic cam_hit, hit_member, hit_transit;
     logic [GidW-1:0] fresh_gid;
-    logic [NumPorts*2-1:0] owner_free, owner_mine;
-    logic [NumPorts-1:0] tree_links;
+    logic [RegSlots-1:0] cam_hit;
 
-    // CAM lookup of the sync message that arrived this cycle, in the registers as they
-    // are at its start (GIDs are unique among valid entries).
-    always_comb begin
-      cam_hit = 1'b0;
-      hit_member = 1'b0;
-      hit_transit = 1'b0;
-      for (int k = 0; k < NumRegsI; k++) begin
-        if (cam_valid[k] &&
-            (cam_gid[k*GidW +: GidW] == fresh_gid)) begin
-          cam_hit = 1'b1;
-          hit_member = cam_member[k];
-          hit_transit = cam_transit[k];
-        end
-      end
-    end
-
-    // The input port sees Local as its NI output: Local's owners, or its ejection output's.
-    for (genvar k = 0; k < NumPorts*2; k++) begin : gen_owner
-      localparam int unsigned O = ((k < 2) ? eject_of(i) : k / 2) * 3 + (k % 2);
-      assign owner_free[k] = !owner_valid_q[O];
-      assign owner_mine[k] = owner_valid_q[O] && (owner_q[O*PortW +: PortW] == PortW'(i));
-    end
-    // The claimed links (bit 0: unused; the NI output needs no credit).
-    assign tree_links = {touts_eff[i*NumOut + 1 +: NumPorts - 1], 1'b0};
+    // The CAM lookup of the sync message that arrived this cycle, in the registers as
+    // they are at its start.
+    meshsync_group_cam #(
+      .NumRegs (RegSlots)
+    ) u_cam (
+      .valid_i (reg_valid),
+      .gid_i   (reg_gid),
+      .key_i   (fresh_gid),
+      .hit_o   (cam_hit)
+    );
 
     meshsync_input_port #(
       .FlitW           (FlitW),
@@ -267,18 +241,19 @@ module meshsync_router #(
       .in_vc_i       (in_vc_i[i*VcW +: VcW]),
       .in_flit_i     (in_flit_i[i*FlitW +: FlitW]),
       .fresh_gid_o   (fresh_gid),
-      .cam_hit_i     (cam_hit),
-      .cam_member_i  (hit_member),
-      .cam_transit_i (hit_transit),
+      .cam_hit_i     (|cam_hit),
+      .cam_member_i  (|(cam_hit & reg_member)),
+      .cam_transit_i (|(cam_hit & reg_transit)),
       .credit_ok_i   (credit_ok),
-      .owner_free_i  (owner_free),
-      .owner_mine_i  (owner_mine),
+      .owner_free_i  (owner_free[i*NumPorts*NumOwners +: NumPorts*NumOwners]),
+      .owner_mine_i  (owner_mine[i*NumPorts*NumOwners +: NumPorts*NumOwners]),
       .tree_head_o   (tree_head[i]),
       .tree_flit_o   (tree_flit[i*FlitW +: FlitW]),
       .tree_out_o    (tree_out[i*PortW +: PortW]),
-      .tree_claimed_i(tclaimed_eff[i]),
-      .tree_links_i  (tree_links),
-      .tree_drop_i   (touts_eff[i*NumOut +: NumOut] == '0),
+      .tree_claimed_i(tree_claimed[i]),
+      // The claimed links (bit 0: unused; the NI output needs no credit).
+      .tree_links_i  ({tree_outs[i*NumOut + 1 +: NumPorts - 1], 1'b0}),
+      .tree_drop_i   (tree_outs[i*NumOut +: NumOut] == '0),
       .req_valid_o   (req_valid[i]),
       .req_consume_o (req_consume[i]),
       .req_cs_o      (req_cs[i]),
@@ -298,27 +273,35 @@ module meshsync_router #(
       .idle_o        (in_idle[i]),
       .error_o       (in_error[i])
     );
+
+    assign tree_tail_gone[i] = in_gnt[i] && req_tree[i] && req_flit[i*FlitW + TailBit];
   end
 
   // ---------------------------------------------------------------------------------------
-  // Barrier unit, register file and emitter
+  // Barrier unit, register file and emitter (contract steps 5 and 6)
   // ---------------------------------------------------------------------------------------
-  logic [NumPorts-1:0] offer, offer_gnt;
-  logic [NumPorts*FlitW-1:0] offer_flit;
-  logic [NumPorts*VcW-1:0] offer_vc;
-  logic barrier_error, barrier_idle;
+  // The software port's request as the register file takes it (declared out here: Yosys
+  // 0.23 cannot size a struct declared inside a generate block).
+  meshsync_pkg::reg_req_t reg_req;
+  always_comb begin
+    reg_req = '0;
+    reg_req.op = reg_op_i;
+    reg_req.gid = reg_gid_i;
+    reg_req.transit = reg_transit_i;
+    reg_req.parent_valid = reg_parent_valid_i;
+    reg_req.parent_x = CoordW'(reg_parent_x_i);
+    reg_req.parent_y = CoordW'(reg_parent_y_i);
+    reg_req.route = reg_route_i;
+    reg_req.slot = reg_slot_i;
+    reg_req.num_children = meshsync_pkg::ChildCountW'(reg_num_children_i);
+  end
 
   if (NumRegs > 0) begin : gen_barrier
-    logic [NumRegs-1:0] valid, member, transit, parent_valid, route, written;
+    logic [NumRegs-1:0] parent_valid, route, written;
     logic [NumRegs-1:0] batch_due, batch_release, batch_load, emitting;
-    logic [NumRegs*GidW-1:0] gid;
     logic [NumRegs*CoordXW-1:0] parent_x;
     logic [NumRegs*CoordYW-1:0] parent_y;
     logic [NumRegs*meshsync_pkg::DataW-1:0] slot;
-    logic [NumRegs*NumChildrenW-1:0] num_children;
-    logic [NumRegs*MaxChildren*CoordXW-1:0] child_x;
-    logic [NumRegs*MaxChildren*CoordYW-1:0] child_y;
-    logic [NumRegs*MaxChildren-1:0] child_route;
     logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_q, flags_bu;
     logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
     logic unit_error, unit_idle, regfile_error, emitter_idle, cs_valid, cs_setup;
@@ -343,10 +326,10 @@ module meshsync_router #(
       .cs_valid_o      (cs_valid),
       .cs_setup_o      (cs_setup),
       .cs_gid_o        (cs_gid),
-      .valid_i         (valid),
-      .member_i        (member),
-      .gid_i           (gid),
-      .num_children_i  (num_children),
+      .valid_i         (reg_valid),
+      .member_i        (reg_member),
+      .gid_i           (reg_gid),
+      .num_children_i  (reg_num_children),
       .flags_i         (flags_q),
       .arrived_i       (arrived_q),
       .flags_o         (flags_bu),
@@ -369,43 +352,35 @@ module meshsync_router #(
       .ArrivedW     (ArrivedW),
       .PathRefsW    (PathRefsW)
     ) u_regfile (
-      .clk_i              (clk_i),
-      .rst_ni             (rst_ni),
-      .flags_i            (flags_bu),
-      .arrived_i          (arrived_bu),
-      .cs_valid_i         (cs_valid),
-      .cs_setup_i         (cs_setup),
-      .cs_gid_i           (cs_gid),
-      .reg_op_i           (reg_op_i),
-      .reg_gid_i          (reg_gid_i),
-      .reg_parent_valid_i (reg_parent_valid_i),
-      .reg_parent_x_i     (reg_parent_x_i),
-      .reg_parent_y_i     (reg_parent_y_i),
-      .reg_route_i        (reg_route_i),
-      .reg_slot_i         (reg_slot_i),
-      .reg_transit_i      (reg_transit_i),
-      .reg_num_children_i (reg_num_children_i),
-      .reg_child_x_i      (reg_child_x_i),
-      .reg_child_y_i      (reg_child_y_i),
-      .reg_child_route_i  (reg_child_route_i),
-      .reg_ok_o           (reg_ok_o),
-      .written_o          (written),
-      .valid_o            (valid),
-      .member_o           (member),
-      .transit_o          (transit),
-      .gid_o              (gid),
-      .parent_valid_o     (parent_valid),
-      .parent_x_o         (parent_x),
-      .parent_y_o         (parent_y),
-      .route_o            (route),
-      .slot_o             (slot),
-      .num_children_o     (num_children),
-      .child_x_o          (child_x),
-      .child_y_o          (child_y),
-      .child_route_o      (child_route),
-      .flags_o            (flags_q),
-      .arrived_o          (arrived_q),
-      .error_o            (regfile_error)
+      .clk_i             (clk_i),
+      .rst_ni            (rst_ni),
+      .flags_i           (flags_bu),
+      .arrived_i         (arrived_bu),
+      .cs_valid_i        (cs_valid),
+      .cs_setup_i        (cs_setup),
+      .cs_gid_i          (cs_gid),
+      .reg_i             (reg_req),
+      .reg_child_x_i     (reg_child_x_i),
+      .reg_child_y_i     (reg_child_y_i),
+      .reg_child_route_i (reg_child_route_i),
+      .reg_ok_o          (reg_ok_o),
+      .written_o         (written),
+      .valid_o           (reg_valid),
+      .member_o          (reg_member),
+      .transit_o         (reg_transit),
+      .gid_o             (reg_gid),
+      .parent_valid_o    (parent_valid),
+      .parent_x_o        (parent_x),
+      .parent_y_o        (parent_y),
+      .route_o           (route),
+      .slot_o            (slot),
+      .num_children_o    (reg_num_children),
+      .child_x_o         (reg_child_x),
+      .child_y_o         (reg_child_y),
+      .child_route_o     (reg_child_route),
+      .flags_o           (flags_q),
+      .arrived_o         (arrived_q),
+      .error_o           (regfile_error)
     );
 
     meshsync_barrier_emitter #(
@@ -424,16 +399,16 @@ module meshsync_router #(
       .batch_release_i (batch_release),
       .batch_load_o    (batch_load),
       .emitting_o      (emitting),
-      .gid_i           (gid),
+      .gid_i           (reg_gid),
       .parent_valid_i  (parent_valid),
       .parent_x_i      (parent_x),
       .parent_y_i      (parent_y),
       .route_i         (route),
       .slot_i          (slot),
-      .num_children_i  (num_children),
-      .child_x_i       (child_x),
-      .child_y_i       (child_y),
-      .child_route_i   (child_route),
+      .num_children_i  (reg_num_children),
+      .child_x_i       (reg_child_x),
+      .child_y_i       (reg_child_y),
+      .child_route_i   (reg_child_route),
       .written_i       (written),
       .credit_ok_i     (credit_ok),
       .offer_o         (offer),
@@ -443,28 +418,20 @@ module meshsync_router #(
       .idle_o          (emitter_idle)
     );
 
-    assign cam_valid = valid;
-    assign cam_member = member;
-    assign cam_transit = transit;
-    assign cam_gid = gid;
-    assign cam_num_children = num_children;
-    assign cam_child_x = child_x;
-    assign cam_child_y = child_y;
-    assign cam_child_route = child_route;
     assign barrier_error = unit_error || regfile_error;
     assign barrier_idle = unit_idle && emitter_idle;
 
   end else begin : gen_no_barrier
     // Setup and teardown still end their paths here (taken without effect); nothing else
     // is taken, since no register can be a member.
-    assign cam_valid = '0;
-    assign cam_member = '0;
-    assign cam_transit = '0;
-    assign cam_gid = '0;
-    assign cam_num_children = '0;
-    assign cam_child_x = '0;
-    assign cam_child_y = '0;
-    assign cam_child_route = '0;
+    assign reg_valid = '0;
+    assign reg_member = '0;
+    assign reg_transit = '0;
+    assign reg_gid = '0;
+    assign reg_num_children = '0;
+    assign reg_child_x = '0;
+    assign reg_child_y = '0;
+    assign reg_child_route = '0;
     // The barrier unit's one message per cycle, round robin: here only setup/teardown,
     // at the end of their path (taken) or passing through (seen; no register to update).
     logic [$clog2(NumPorts)-1:0] unit_sel;
@@ -495,356 +462,97 @@ module meshsync_router #(
     assign barrier_error = 1'b0;
     assign barrier_idle = 1'b1;
     logic unused_barrier;
-    assign unused_barrier = ^{offer, offer_gnt, req_cnt, reg_op_i, reg_gid_i,
-                              reg_parent_valid_i, reg_parent_x_i, reg_parent_y_i, reg_route_i,
-                              reg_slot_i, reg_transit_i, reg_num_children_i, reg_child_x_i,
-                              reg_child_y_i, reg_child_route_i};
+    assign unused_barrier = ^{offer, offer_gnt, req_cnt, reg_req, reg_child_x_i, reg_child_y_i,
+                              reg_child_route_i};
   end
 
   // ---------------------------------------------------------------------------------------
-  // Tree worms: one head a cycle claims its outputs (docs/tree-multicast.md)
+  // Tree claim (docs/tree-multicast.md)
   // ---------------------------------------------------------------------------------------
-  // The claimant: round robin over the inputs whose tree head is at the front, ready and
-  // unclaimed, from the one after the last claimant.
-  localparam int unsigned InW = (NumIn > 1) ? $clog2(NumIn) : 1;
-  localparam int unsigned OutW = $clog2(NumOut);
-  logic claim_valid;
-  logic [InW-1:0] claim_idx, claim_rr_q, claim_rr_next;
-  meshsync_rr_pick #(
-    .N    (NumIn),
-    .IdxW (InW)
-  ) u_claim_pick (
-    .req_i   (tree_head & ~tclaimed_q),
-    .start_i (claim_rr_q),
-    .valid_o (claim_valid),
-    .idx_o   (claim_idx),
-    .next_o  (claim_rr_next)
+  meshsync_tree_claim #(
+    .FlitW        (FlitW),
+    .NumIn        (NumIn),
+    .NumOut       (NumOut),
+    .NiPorts      (NiPorts),
+    .NumRegs      (RegSlots),
+    .MaxChildren  (MaxChildren),
+    .CoordXW      (CoordXW),
+    .CoordYW      (CoordYW),
+    .NumChildrenW (NumChildrenW),
+    .InW          (InW)
+  ) u_tree_claim (
+    .clk_i              (clk_i),
+    .rst_ni             (rst_ni),
+    .here_x_i           (here_x),
+    .here_y_i           (here_y),
+    .head_i             (tree_head),
+    .head_flit_i        (tree_flit),
+    .head_out_i         (tree_out),
+    .reg_valid_i        (reg_valid),
+    .reg_member_i       (reg_member),
+    .reg_gid_i          (reg_gid),
+    .reg_num_children_i (reg_num_children),
+    .reg_child_x_i      (reg_child_x),
+    .reg_child_y_i      (reg_child_y),
+    .reg_child_route_i  (reg_child_route),
+    .room_i             (tree_room),
+    .tail_gone_i        (tree_tail_gone),
+    .claim_ok_o         (claim_ok),
+    .claim_idx_o        (claim_idx),
+    .claimed_o          (tree_claimed),
+    .outs_o             (tree_outs),
+    .child_o            (tree_child),
+    .child_x_o          (tree_child_x),
+    .child_y_o          (tree_child_y),
+    .child_route_o      (tree_child_route)
   );
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) claim_rr_q <= '0;
-    else if (claim_valid) claim_rr_q <= claim_rr_next;
-  end
-
-  logic [FlitW-1:0] claim_flit;
-  logic [PortW-1:0] claim_out;
-  logic [GidW-1:0] claim_gid;
-  logic claim_hit;
-  logic [NumChildrenW-1:0] claim_n;
-  logic [MaxChildren*CoordW-1:0] claim_cx, claim_cy;
-  logic [MaxChildren-1:0] claim_cr;
-  logic [MaxChildren*PortW-1:0] claim_cport;
-  logic [NumOut-1:0] claim_want, claim_ok;
-  logic [NumPorts-1:0] claim_child;
-  logic [NumPorts*CoordW-1:0] claim_px, claim_py;
-  logic [NumPorts-1:0] claim_pr;
-  // The claimant's NI output: Local, or (all-port) its link's ejection output 5-8.
-  logic [OutW-1:0] claim_eject;
-
-  always_comb begin
-    claim_flit = '0;
-    claim_out = '0;
-    claim_eject = '0;
-    for (int i = 0; i < NumIn; i++) begin
-      if (claim_idx == InW'(i)) begin
-        claim_flit = tree_flit[i*FlitW +: FlitW];
-        claim_out = tree_out[i*PortW +: PortW];
-        claim_eject = OutW'(eject_of(i));
-      end
-    end
-  end
-  assign claim_gid = claim_flit[meshsync_pkg::TreeGidLsb +: GidW];
-  // The claim reads the group; the route and destination were read at arrival.
-  logic unused_claim;
-  assign unused_claim = ^{claim_flit[FlitW-1:meshsync_pkg::TreeGidLsb + GidW],
-                          claim_flit[meshsync_pkg::TreeGidLsb-1:0]};
-
-  // The CAM, looked up with the registers as they are at the start of the cycle: a member
-  // register of the group gives its children.
-  always_comb begin
-    claim_hit = 1'b0;
-    claim_n = '0;
-    claim_cx = '0;
-    claim_cy = '0;
-    claim_cr = '0;
-    for (int k = 0; k < NumRegsI; k++) begin
-      if (cam_valid[k] && cam_member[k] && (cam_gid[k*GidW +: GidW] == claim_gid)) begin
-        claim_hit = 1'b1;
-        claim_n = cam_num_children[k*NumChildrenW +: NumChildrenW];
-        for (int j = 0; j < MaxChildrenI; j++) begin
-          claim_cx[j*CoordW +: CoordW] = CoordW'(cam_child_x[(k*MaxChildren + j)*CoordXW +: CoordXW]);
-          claim_cy[j*CoordW +: CoordW] = CoordW'(cam_child_y[(k*MaxChildren + j)*CoordYW +: CoordYW]);
-          claim_cr[j] = cam_child_route[k*MaxChildren + j];
-        end
-      end
-    end
-  end
-
-  // Each child's first hop from here, by its route.
-  for (genvar j = 0; j < MaxChildren; j++) begin : gen_child_port
-    meshsync_route u_child_route (
-      .here_x_i (here_x),
-      .here_y_i (here_y),
-      .dest_x_i (claim_cx[j*CoordW +: CoordW]),
-      .dest_y_i (claim_cy[j*CoordW +: CoordW]),
-      .yx_i     (claim_cr[j]),
-      .port_o   (claim_cport[j*PortW +: PortW])
-    );
-  end
-
-  // What the claimant wants: its routed port in transit; here, the NI and every child's
-  // first hop (a later child behind the same port replaces an earlier one, as in the
-  // model). It gets each output whose tree VC is free and whose buffer behind is empty.
-  always_comb begin
-    claim_want = '0;
-    claim_child = '0;
-    claim_px = '0;
-    claim_py = '0;
-    claim_pr = '0;
-    if (claim_out != meshsync_pkg::PortLocal) begin
-      for (int o = 1; o < NumPorts; o++) begin
-        if (claim_out == PortW'(o)) claim_want[o] = 1'b1;
-      end
-    end else begin
-      for (int o = 0; o < NumOut; o++) begin
-        if (claim_eject == OutW'(o)) claim_want[o] = 1'b1;
-      end
-      if (claim_hit) begin
-        for (int j = 0; j < MaxChildrenI; j++) begin
-          if (NumChildrenW'(j) < claim_n) begin
-            for (int o = 1; o < NumPorts; o++) begin
-              if (claim_cport[j*PortW +: PortW] == PortW'(o)) begin
-                claim_want[o] = 1'b1;
-                claim_child[o] = 1'b1;
-                claim_px[o*CoordW +: CoordW] = claim_cx[j*CoordW +: CoordW];
-                claim_py[o*CoordW +: CoordW] = claim_cy[j*CoordW +: CoordW];
-                claim_pr[o] = claim_cr[j];
-              end
-            end
-          end
-        end
-      end
-    end
-    for (int o = 0; o < NumOut; o++) begin
-      claim_ok[o] = claim_valid && claim_want[o] && !owner_valid_q[o*3 + 2] &&
-                    ((o == 0) || (o >= NumPorts) || credit_empty[(o % NumPorts)*NumVcs + 4]);
-    end
-  end
-
-  // The state of the worms passing: this cycle's claim included (the claimant may send at
-  // once), and a tail leaving clears its input's.
-  always_comb begin
-    tclaimed_eff = tclaimed_q;
-    touts_eff = touts_q;
-    tchild_eff = tchild_q;
-    tcx_eff = tcx_q;
-    tcy_eff = tcy_q;
-    tcr_eff = tcr_q;
-    for (int i = 0; i < NumIn; i++) begin
-      if (claim_valid && (claim_idx == InW'(i))) begin
-        tclaimed_eff[i] = 1'b1;
-        touts_eff[i*NumOut +: NumOut] = claim_ok;
-        tchild_eff[i*NumPorts +: NumPorts] = claim_child;
-        tcx_eff[i*NumPorts*CoordW +: NumPorts*CoordW] = claim_px;
-        tcy_eff[i*NumPorts*CoordW +: NumPorts*CoordW] = claim_py;
-        tcr_eff[i*NumPorts +: NumPorts] = claim_pr;
-      end
-    end
-  end
-
-  always_comb begin
-    tclaimed_d = tclaimed_eff;
-    touts_d = touts_eff;
-    tchild_d = tchild_eff;
-    tcx_d = tcx_eff;
-    tcy_d = tcy_eff;
-    tcr_d = tcr_eff;
-    for (int i = 0; i < NumIn; i++) begin
-      if (in_gnt[i] && req_tree[i] && req_flit[i*FlitW + FlitW - 2]) begin
-        tclaimed_d[i] = 1'b0;
-        touts_d[i*NumOut +: NumOut] = '0;
-        tchild_d[i*NumPorts +: NumPorts] = '0;
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      tclaimed_q <= '0;
-      touts_q <= '0;
-      tchild_q <= '0;
-      tcx_q <= '0;
-      tcy_q <= '0;
-      tcr_q <= '0;
-    end else begin
-      tclaimed_q <= tclaimed_d;
-      touts_q <= touts_d;
-      tchild_q <= tchild_d;
-      tcx_q <= tcx_d;
-      tcy_q <= tcy_d;
-      tcr_q <= tcr_d;
-    end
-  end
 
   // ---------------------------------------------------------------------------------------
-  // Output arbitration, crossbar
+  // Switch allocation and crossbar (contract step 7)
   // ---------------------------------------------------------------------------------------
-  // The four links are arbitrated first. A flit absorbed and forwarded (req_copy) then
-  // asks for its NI output (Local, or its input's ejection output) only if it won its
-  // link, and leaves only if it wins that too: a link it won alone stays idle and keeps
-  // its pointer (contract step 7). An ejection output has one requester, its input, which
-  // wins it whenever it asks.
-  // A grant to the emitter (requester NumIn), not to an input.
-  function automatic logic by_emitter(logic [IdxW-1:0] idx);
-    by_emitter = (NumRegs > 0) && (idx == IdxW'(NumIn));
-  endfunction
-
-  logic [NumOut-1:0] gnt_valid, gnt_keep, gnt_used;
-  logic [NumOut*IdxW-1:0] gnt_idx;
-  // The links' grants (outputs 1-4) and Local's, kept apart: the NI outputs' requests
-  // depend on the links' grants.
-  logic [NumPorts-1:1] link_valid;
-  logic [NumPorts*IdxW-1:IdxW] link_idx;
-  logic local_valid;
-  logic [IdxW-1:0] local_idx;
-  logic [NumIn-1:0] won_link;  // per input: its request's link granted to it
-  logic [NumIn-1:0] won_links; // per input: every link its tree flit claimed granted to it
-  logic [NumIn-1:0] tree_ni;   // per input: its tree flit claimed its NI output
-  logic [NumIn-1:0] ni_req;    // per input: it asks for its NI output
-  logic [NumIn-1:0] ni_won;    // per input: its NI output granted to it
-
-  for (genvar o = 1; o < NumPorts; o++) begin : gen_link_output
-    logic [NumReq-1:0] req;
-    for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
-      assign req[i] = req_valid[i] && !req_consume[i] &&
-                      (req_tree[i] ? (!req_drop[i] && touts_eff[i*NumOut + o])
-                                   : (req_out[i*PortW +: PortW] == PortW'(o)));
-    end
-    if (NumRegs > 0) begin : gen_req_emitter
-      assign req[NumIn] = offer[o];
-    end
-
-    meshsync_output_arbiter #(
-      .NumReq (NumReq)
-    ) u_arbiter (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .req_i       (req),
-      .keep_i      (gnt_keep[o]),
-      .gnt_valid_o (link_valid[o]),
-      .gnt_idx_o   (link_idx[o*IdxW +: IdxW])
-    );
-  end
-
-  always_comb begin
-    won_link = '0;
-    won_links = '1;
-    for (int i = 0; i < NumIn; i++) begin
-      for (int o = 1; o < NumPorts; o++) begin
-        if (link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))) won_link[i] = 1'b1;
-        if (touts_eff[i*NumOut + o] && !(link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))))
-          won_links[i] = 1'b0;
-      end
-    end
-  end
-
-  for (genvar i = 0; i < NumIn; i++) begin : gen_ni_req
-    assign tree_ni[i] = touts_eff[i*NumOut + eject_of(i)];
-    assign ni_req[i] = req_valid[i] && !req_consume[i] &&
-                       (req_tree[i] ? (!req_drop[i] && tree_ni[i] && won_links[i])
-                                    : req_copy[i] ? won_link[i]
-                                                  : (req_out[i*PortW +: PortW] == meshsync_pkg::PortLocal));
-  end
-
-  if (1) begin : gen_local_output
-    logic [NumReq-1:0] req;
-    for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
-      assign req[i] = ni_req[i] && (eject_of(i) == 0);
-    end
-    if (NumRegs > 0) begin : gen_req_emitter
-      assign req[NumIn] = offer[0];
-    end
-
-    meshsync_output_arbiter #(
-      .NumReq (NumReq)
-    ) u_arbiter (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .req_i       (req),
-      .keep_i      (gnt_keep[0]),
-      .gnt_valid_o (local_valid),
-      .gnt_idx_o   (local_idx)
-    );
-  end
-
-  assign gnt_valid[NumPorts-1:0] = {link_valid, local_valid};
-  assign gnt_idx[NumPorts*IdxW-1:0] = {link_idx, local_idx};
-  // All-port: input p's ejection output (4+p) carries its flits alone.
-  for (genvar o = NumPorts; o < NumOut; o++) begin : gen_eject_output
-    assign gnt_valid[o] = ni_req[o - NumPorts + 1];
-    assign gnt_idx[o*IdxW +: IdxW] = IdxW'(o - NumPorts + 1);
-  end
-
-  for (genvar i = 0; i < NumIn; i++) begin : gen_ni_won
-    if (eject_of(i) == 0) begin : gen_local
-      assign ni_won[i] = local_valid && (local_idx == IdxW'(i));
-    end else begin : gen_eject
-      assign ni_won[i] = ni_req[i];
-    end
-  end
-
-  // A link granted to an absorbing flit that lost its NI output is withdrawn.
-  always_comb begin
-    gnt_keep = '1;
-    for (int o = 1; o < NumPorts; o++) begin
-      for (int i = 0; i < NumIn; i++) begin
-        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_copy[i] && !ni_won[i]) begin
-          gnt_keep[o] = 1'b0;
-        end
-        // A tree flit leaves only with every output it claimed.
-        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_tree[i] &&
-            !(won_links[i] && (!tree_ni[i] || ni_won[i]))) begin
-          gnt_keep[o] = 1'b0;
-        end
-      end
-    end
-  end
-  assign gnt_used = gnt_valid & gnt_keep;
-
-  // Grants back to the requesters: one pop per input, whatever it sent to.
-  always_comb begin
-    // A dropped tree worm's flit leaves its input through no output.
-    in_gnt = take | (req_valid & req_drop);
-    offer_gnt = '0;
-    for (int o = 0; o < NumOut; o++) begin
-      for (int i = 0; i < NumIn; i++) begin
-        if (gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i))) in_gnt[i] = 1'b1;
-      end
-    end
-    for (int o = 0; o < NumPorts; o++) begin
-      if (gnt_used[o] && by_emitter(gnt_idx[o*IdxW +: IdxW])) offer_gnt[o] = 1'b1;
-    end
-  end
+  meshsync_switch_allocator #(
+    .NumIn      (NumIn),
+    .NumOut     (NumOut),
+    .NiPorts    (NiPorts),
+    .HasEmitter (NumRegs > 0),
+    .IdxW       (IdxW)
+  ) u_switch (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .req_valid_i   (req_valid),
+    .req_consume_i (req_consume),
+    .req_out_i     (req_out),
+    .req_copy_i    (req_copy),
+    .req_tree_i    (req_tree),
+    .req_drop_i    (req_drop),
+    .tree_outs_i   (tree_outs),
+    .take_i        (take),
+    .offer_i       (offer),
+    .gnt_valid_o   (gnt_valid),
+    .gnt_idx_o     (gnt_idx),
+    .gnt_input_o   (gnt_input),
+    .in_gnt_o      (in_gnt),
+    .offer_gnt_o   (offer_gnt)
+  );
 
 `ifndef SYNTHESIS
   // Assertion: flit conservation. Every input pops at most one flit a cycle, and every
   // flit popped leaves through exactly one output, or through a link and its NI output
-  // (absorbed and forwarded), or is taken by the barrier unit.
+  // (absorbed and forwarded), or through every output its tree worm claimed, or through
+  // none (taken by the barrier unit, or a dropped tree worm's).
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      // Per input: a pop sends its flit to one output, or to a link and its NI output
-      // (absorbed and forwarded), or to every output its tree worm claimed, or to none
-      // (taken by the barrier unit, or a dropped tree worm's).
       for (int i = 0; i < NumIn; i++) begin
         int outs;
         outs = 0;
         for (int o = 0; o < NumOut; o++) begin
-          outs += int'(gnt_used[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i)));
+          outs += int'(gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i)));
         end
         assert ($countones(pop[i*NumVcs +: NumVcs]) == int'(in_gnt[i]));
         if (!in_gnt[i] || take[i] || req_drop[i]) begin
           assert (outs == 0);
         end else if (req_tree[i]) begin
-          assert (outs == $countones(touts_eff[i*NumOut +: NumOut]));
+          assert (outs == $countones(tree_outs[i*NumOut +: NumOut]));
         end else begin
           assert (outs == 1 + int'(req_copy[i]));
         end
@@ -853,8 +561,6 @@ module meshsync_router #(
   end
 `endif
 
-  logic [NumOut*FlitW-1:0] xbar_flit;
-
   meshsync_crossbar #(
     .FlitW      (FlitW),
     .NumIn      (NumIn),
@@ -862,81 +568,56 @@ module meshsync_router #(
     .HasEmitter (NumRegs > 0),
     .IdxW       (IdxW)
   ) u_crossbar (
-    .in_flit_i   (req_flit),
-    .in_vc_i     (req_vc),
-    .em_flit_i   (offer_flit),
-    .em_vc_i     (offer_vc),
-    .gnt_valid_i (gnt_used),
-    .gnt_idx_i   (gnt_idx),
-    .out_valid_o (out_valid_o),
-    .out_vc_o    (out_vc_o),
-    .out_flit_o  (xbar_flit)
+    .in_flit_i        (req_flit),
+    .in_vc_i          (req_vc),
+    .in_promote_i     (req_promote),
+    .in_tree_i        (req_tree),
+    .in_child_i       (tree_child),
+    .in_child_x_i     (tree_child_x),
+    .in_child_y_i     (tree_child_y),
+    .in_child_route_i (tree_child_route),
+    .em_flit_i        (offer_flit),
+    .em_vc_i          (offer_vc),
+    .gnt_valid_i      (gnt_valid),
+    .gnt_idx_i        (gnt_idx),
+    .out_valid_o      (out_valid_o),
+    .out_vc_o         (out_vc_o),
+    .out_flit_o       (out_flit_o)
   );
 
-  // The address flit behind an absorbed head leaves on its link as the forwarded worm's
-  // head; its copy to the NI stays as it came. A tree head's copy to a child is
-  // readdressed to the child, with the child's route.
-  always_comb begin
-    out_flit_o = xbar_flit;
-    for (int o = 1; o < NumPorts; o++) begin
-      for (int i = 0; i < NumIn; i++) begin
-        if ((gnt_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_promote[i]) begin
-          out_flit_o[o*FlitW + FlitW - 1] = 1'b1;
-        end
-        if ((gnt_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_tree[i] && tchild_eff[i*NumPorts + o] &&
-            req_flit[i*FlitW + FlitW - 1]) begin
-          out_flit_o[o*FlitW + meshsync_pkg::DestXLsb +: CoordW] = tcx_eff[(i*NumPorts + o)*CoordW +: CoordW];
-          out_flit_o[o*FlitW + meshsync_pkg::DestYLsb +: CoordW] = tcy_eff[(i*NumPorts + o)*CoordW +: CoordW];
-          out_flit_o[o*FlitW + meshsync_pkg::RouteBit] = tcr_eff[i*NumPorts + o];
-        end
-      end
-    end
+  // ---------------------------------------------------------------------------------------
+  // Output unit: what leaving flits change in credits and worm VC owners
+  // ---------------------------------------------------------------------------------------
+  for (genvar o = 0; o < NumOut; o++) begin : gen_out_tail
+    assign out_tail[o] = out_flit_o[o*FlitW + TailBit];
   end
 
-  // ---------------------------------------------------------------------------------------
-  // What leaving flits change: credits, worm VC owners
-  // ---------------------------------------------------------------------------------------
-  always_comb begin
-    send = '0;
-    owner_valid_d = owner_valid_q;
-    owner_d = owner_q;
-    // A tree head's claim holds the tree VC of each output it got.
-    for (int o = 0; o < NumOut; o++) begin
-      if (claim_ok[o]) begin
-        owner_valid_d[o*3 + 2] = 1'b1;
-        owner_d[(o*3 + 2)*PortW +: PortW] = PortW'(claim_idx);
-      end
-    end
-    for (int o = 0; o < NumOut; o++) begin
-      if (out_valid_o[o]) begin
-        if (o != 0 && o < NumPorts) begin
-          for (int v = 0; v < NumVcs; v++) begin
-            if (out_vc_o[o*VcW +: VcW] == VcW'(v)) send[o*NumVcs + v] = 1'b1;
-          end
-        end
-        // A worm that an input wins holds the output's worm VC until its tail.
-        if (!by_emitter(gnt_idx[o*IdxW +: IdxW])) begin
-          for (int k = 0; k < 3; k++) begin
-            if (out_vc_o[o*VcW +: VcW] == ((k == 0) ? meshsync_pkg::VcWorm :
-                                           (k == 1) ? meshsync_pkg::VcSnake : meshsync_pkg::VcTree)) begin
-              owner_valid_d[o*3 + k] = !out_flit_o[o*FlitW + FlitW - 2];
-              owner_d[(o*3 + k)*PortW +: PortW] = PortW'(gnt_idx[o*IdxW +: IdxW]);
-            end
-          end
-        end
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (!rst_ni) begin
-      owner_valid_q <= '0;
-      owner_q <= '0;
-    end else begin
-      owner_valid_q <= owner_valid_d;
-      owner_q <= owner_d;
-    end
-  end
+  meshsync_output_unit #(
+    .NumIn           (NumIn),
+    .NumOut          (NumOut),
+    .NiPorts         (NiPorts),
+    .BufferDepth     (BufferDepth),
+    .SyncBufferDepth (SyncBufferDepth),
+    .TreeBufferDepth (TreeBufferDepth),
+    .IdxW            (IdxW),
+    .InW             (InW)
+  ) u_output (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .credit_in_i     (credit_in_i),
+    .out_valid_i     (out_valid_o),
+    .out_vc_i        (out_vc_o),
+    .out_tail_i      (out_tail),
+    .out_input_i     (gnt_input),
+    .out_idx_i       (gnt_idx),
+    .claim_ok_i      (claim_ok),
+    .claim_idx_i     (claim_idx),
+    .credit_ok_o     (credit_ok),
+    .tree_room_o     (tree_room),
+    .in_owner_free_o (owner_free),
+    .in_owner_mine_o (owner_mine),
+    .error_o         (credit_error)
+  );
 
   // ---------------------------------------------------------------------------------------
   // Credits back upstream, injection channels, errors
@@ -954,16 +635,16 @@ module meshsync_router #(
   always_comb begin
     chan_error = 1'b0;
     for (int i = NumPorts; i < NumIn; i++) begin
-      if (in_valid_i[i] && in_flit_i[i*FlitW + FlitW - 1] && in_flit_i[i*FlitW + FlitW - 3]) chan_error = 1'b1;
+      if (in_valid_i[i] && in_flit_i[i*FlitW + meshsync_pkg::head_bit(FlitW)] &&
+          in_flit_i[i*FlitW + meshsync_pkg::sync_bit(FlitW)]) chan_error = 1'b1;
     end
   end
-  assign error_o = (|in_error) || (|credit_error) || barrier_error || chan_error;
+  assign error_o = (|in_error) || credit_error || barrier_error || chan_error;
   assign idle_o = (&in_idle) && barrier_idle;
 
-  // The Local credit bits have no counter; the link inputs' full flags are the
-  // upstream's business (credits); input 5-7 requests never reach the barrier unit.
+  // The link inputs' full flags are the upstream's business (credits); input 5-7
+  // requests never reach the barrier unit.
   logic unused_ports;
-  assign unused_ports = ^{credit_in_i[NumVcs-1:0], send[NumVcs-1:0],
-                          full[NumPorts*NumVcs-1:NumVcs], req_cs, req_cnt};
+  assign unused_ports = ^{full[NumPorts*NumVcs-1:NumVcs], req_cs, req_cnt};
 
 endmodule

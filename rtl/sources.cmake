@@ -4,13 +4,19 @@ set(MESHSYNC_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(MESHSYNC_RTL_MODULES
   meshsync_rr_pick.sv
   meshsync_route.sv
+  meshsync_child_hops.sv
   meshsync_snake_route.sv
   meshsync_input_buffer.sv
   meshsync_input_arbiter.sv
   meshsync_input_port.sv
   meshsync_output_arbiter.sv
+  meshsync_switch_allocator.sv
   meshsync_credit_counters.sv
+  meshsync_vc_owners.sv
+  meshsync_output_unit.sv
   meshsync_crossbar.sv
+  meshsync_group_cam.sv
+  meshsync_tree_claim.sv
   meshsync_barrier_regfile.sv
   meshsync_barrier_unit.sv
   meshsync_barrier_emitter.sv

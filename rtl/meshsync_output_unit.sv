@@ -1,0 +1,121 @@
+// The output side of the router: per link the credit counters of its five VCs, and per
+// output the worm VC owners; what the flits leaving this cycle change in both. It says
+// which (output, VC) has a credit, which outputs have room for a tree claim, and to each
+// input which worm VCs are free or its own.
+module meshsync_output_unit #(
+  /// Inputs: the five ports and an all-port NI's injection channels 1-3.
+  parameter int unsigned NumIn = meshsync_pkg::NumPorts,
+  /// Outputs: the five ports and an all-port NI's ejection outputs.
+  parameter int unsigned NumOut = meshsync_pkg::NumPorts,
+  /// NI channels (1: one-port; 4: all-port, link inputs eject on their own output).
+  parameter int unsigned NiPorts = 1,
+  /// Downstream worm VC buffer depth (VC 0 and VC 3).
+  parameter int unsigned BufferDepth = 16,
+  /// Downstream sync VC buffer depth (VC 1 and VC 2).
+  parameter int unsigned SyncBufferDepth = 4,
+  /// Downstream tree VC buffer depth (VC 4).
+  parameter int unsigned TreeBufferDepth = 66,
+  /// Width of a grant index.
+  parameter int unsigned IdxW = 3,
+  /// Width of the claimant's index.
+  parameter int unsigned InW = 3
+) (
+  input  logic                                                   clk_i,
+  input  logic                                                   rst_ni,
+  // Credits from downstream, bit p*NumVcs+v (the Local bits are unused).
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_in_i,
+  // This cycle's flits out: valid, VC, tail bit; granted to an input (not the emitter),
+  // which.
+  input  logic [NumOut-1:0]                                      out_valid_i,
+  input  logic [NumOut*meshsync_pkg::VcW-1:0]                    out_vc_i,
+  input  logic [NumOut-1:0]                                      out_tail_i,
+  input  logic [NumOut-1:0]                                      out_input_i,
+  input  logic [NumOut*IdxW-1:0]                                 out_idx_i,
+  // This cycle's tree claim.
+  input  logic [NumOut-1:0]                                      claim_ok_i,
+  input  logic [InW-1:0]                                         claim_idx_i,
+  // Per output port o and VC v (bit o*NumVcs+v): a credit is available, or o is Local.
+  output logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_o,
+  // Per output: a tree head may claim it (tree VC free, buffer behind empty; NI outputs:
+  // no buffer behind).
+  output logic [NumOut-1:0]                                      tree_room_o,
+  // Per input: the worm VC owners in its view (meshsync_vc_owners).
+  output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_owner_free_o,
+  output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_owner_mine_o,
+  // More credits returned than a downstream buffer holds.
+  output logic                                                   error_o
+);
+
+  localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
+  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
+  localparam int unsigned VcW = meshsync_pkg::VcW;
+  localparam int unsigned TreeVc = 32'(meshsync_pkg::VcTree);
+
+  // ---------------------------------------------------------------------------------------
+  // Credits of the links (the NI always accepts: Local has no counters)
+  // ---------------------------------------------------------------------------------------
+  logic [NumPorts*NumVcs-1:0] credit_empty, send;
+  logic [NumPorts-1:0] credit_error;
+
+  assign credit_ok_o[NumVcs-1:0] = '1;
+  assign credit_empty[NumVcs-1:0] = '1;
+  assign credit_error[0] = 1'b0;
+  for (genvar o = 1; o < NumPorts; o++) begin : gen_credits
+    for (genvar v = 0; v < NumVcs; v++) begin : gen_send
+      assign send[o*NumVcs + v] = out_valid_i[o] && (out_vc_i[o*VcW +: VcW] == VcW'(v));
+    end
+    meshsync_credit_counters #(
+      .BufferDepth     (BufferDepth),
+      .SyncBufferDepth (SyncBufferDepth),
+      .TreeBufferDepth (TreeBufferDepth)
+    ) u_credits (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .credit_in_i (credit_in_i[o*NumVcs +: NumVcs]),
+      .send_i      (send[o*NumVcs +: NumVcs]),
+      .credit_ok_o (credit_ok_o[o*NumVcs +: NumVcs]),
+      .empty_o     (credit_empty[o*NumVcs +: NumVcs]),
+      .error_o     (credit_error[o])
+    );
+  end
+  assign send[NumVcs-1:0] = '0;
+  assign error_o = |credit_error;
+
+  // ---------------------------------------------------------------------------------------
+  // Worm VC owners
+  // ---------------------------------------------------------------------------------------
+  logic [NumOut-1:0] tree_free;
+
+  meshsync_vc_owners #(
+    .NumIn   (NumIn),
+    .NumOut  (NumOut),
+    .NiPorts (NiPorts),
+    .IdxW    (IdxW),
+    .InW     (InW)
+  ) u_owners (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .claim_ok_i   (claim_ok_i),
+    .claim_idx_i  (claim_idx_i),
+    .leave_i      (out_valid_i & out_input_i),
+    .leave_vc_i   (out_vc_i),
+    .leave_tail_i (out_tail_i),
+    .leave_idx_i  (out_idx_i),
+    .tree_free_o  (tree_free),
+    .in_free_o    (in_owner_free_o),
+    .in_mine_o    (in_owner_mine_o)
+  );
+
+  for (genvar o = 0; o < NumOut; o++) begin : gen_tree_room
+    if (o == 0 || o >= NumPorts) begin : gen_ni
+      assign tree_room_o[o] = tree_free[o];
+    end else begin : gen_link
+      assign tree_room_o[o] = tree_free[o] && credit_empty[o*NumVcs + TreeVc];
+    end
+  end
+
+  // Local has no counters; a tree claim reads only the links' tree VCs.
+  logic unused_credits;
+  assign unused_credits = ^{credit_in_i[NumVcs-1:0], send[NumVcs-1:0], credit_empty};
+
+endmodule

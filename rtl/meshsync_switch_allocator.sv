@@ -1,0 +1,201 @@
+// Switch allocation (contract step 7): which requester each output carries this cycle,
+// and which inputs pop. Requesters are the inputs (0..NumIn-1) and, with registers, the
+// barrier emitter (NumIn), which offers on the five ports only.
+// The four links are arbitrated first. A flit absorbed and forwarded (req_copy) then asks
+// for its NI output (Local, or its input's ejection output) only if it won its link, and
+// leaves only if it wins that too: a link it won alone stays idle and keeps its pointer.
+// A tree flit leaves only with every output its worm claimed. An ejection output has one
+// requester, its input, which wins it whenever it asks.
+module meshsync_switch_allocator #(
+  /// Inputs: the five ports and an all-port NI's injection channels 1-3.
+  parameter int unsigned NumIn = meshsync_pkg::NumPorts,
+  /// Outputs: the five ports and an all-port NI's ejection outputs.
+  parameter int unsigned NumOut = meshsync_pkg::NumPorts,
+  /// NI channels (1: one-port; 4: all-port, link inputs eject on their own output).
+  parameter int unsigned NiPorts = 1,
+  /// The router has barrier registers, hence an emitter among the requesters.
+  parameter bit HasEmitter = 1'b1,
+  /// Width of a grant index.
+  parameter int unsigned IdxW = $clog2(NumIn + 1)
+) (
+  input  logic                                        clk_i,
+  input  logic                                        rst_ni,
+  // Per input, its request (meshsync_input_port's req_*).
+  input  logic [NumIn-1:0]                            req_valid_i,
+  input  logic [NumIn-1:0]                            req_consume_i,
+  input  logic [NumIn*meshsync_pkg::PortW-1:0]        req_out_i,
+  input  logic [NumIn-1:0]                            req_copy_i,
+  input  logic [NumIn-1:0]                            req_tree_i,
+  input  logic [NumIn-1:0]                            req_drop_i,
+  // Per input, the outputs its tree worm claimed (this cycle's claim included).
+  input  logic [NumIn*NumOut-1:0]                     tree_outs_i,
+  // The barrier unit took input i's message (it pops, through no output).
+  input  logic [NumIn-1:0]                            take_i,
+  // The emitter's offer per port.
+  input  logic [meshsync_pkg::NumPorts-1:0]           offer_i,
+  // Per output: granted and used, to which requester, and whether that is an input.
+  output logic [NumOut-1:0]                           gnt_valid_o,
+  output logic [NumOut*IdxW-1:0]                      gnt_idx_o,
+  output logic [NumOut-1:0]                           gnt_input_o,
+  // Per input: its head flit leaves (one pop, whatever it was sent to).
+  output logic [NumIn-1:0]                            in_gnt_o,
+  // Per port: the emitter's offer leaves.
+  output logic [meshsync_pkg::NumPorts-1:0]           offer_gnt_o
+);
+
+  localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
+  localparam int unsigned PortW = meshsync_pkg::PortW;
+  localparam int unsigned NumReq = NumIn + (HasEmitter ? 1 : 0);
+
+  // A grant to the emitter (requester NumIn), not to an input.
+  function automatic logic by_emitter(logic [IdxW-1:0] idx);
+    by_emitter = HasEmitter && (idx == IdxW'(NumIn));
+  endfunction
+
+  logic [NumOut-1:0] gnt_valid, gnt_keep;
+  logic [NumOut*IdxW-1:0] gnt_idx;
+  // The links' grants (outputs 1-4) and Local's, kept apart: the NI outputs' requests
+  // depend on the links' grants.
+  logic [NumPorts-1:1] link_valid;
+  logic [NumPorts*IdxW-1:IdxW] link_idx;
+  logic local_valid;
+  logic [IdxW-1:0] local_idx;
+  logic [NumIn-1:0] won_link;  // per input: its request's link granted to it
+  logic [NumIn-1:0] won_links; // per input: every link its tree flit claimed granted to it
+  logic [NumIn-1:0] tree_ni;   // per input: its tree flit claimed its NI output
+  logic [NumIn-1:0] ni_req;    // per input: it asks for its NI output
+  logic [NumIn-1:0] ni_won;    // per input: its NI output granted to it
+
+  // ---------------------------------------------------------------------------------------
+  // Pass 1: the links
+  // ---------------------------------------------------------------------------------------
+  for (genvar o = 1; o < NumPorts; o++) begin : gen_link_output
+    logic [NumReq-1:0] req;
+    for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
+      assign req[i] = req_valid_i[i] && !req_consume_i[i] &&
+                      (req_tree_i[i] ? (!req_drop_i[i] && tree_outs_i[i*NumOut + o])
+                                     : (req_out_i[i*PortW +: PortW] == PortW'(o)));
+    end
+    if (HasEmitter) begin : gen_req_emitter
+      assign req[NumIn] = offer_i[o];
+    end
+
+    meshsync_output_arbiter #(
+      .NumReq (NumReq)
+    ) u_arbiter (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_i       (req),
+      .keep_i      (gnt_keep[o]),
+      .gnt_valid_o (link_valid[o]),
+      .gnt_idx_o   (link_idx[o*IdxW +: IdxW])
+    );
+  end
+
+  always_comb begin
+    won_link = '0;
+    won_links = '1;
+    for (int i = 0; i < NumIn; i++) begin
+      for (int o = 1; o < NumPorts; o++) begin
+        if (link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))) won_link[i] = 1'b1;
+        if (tree_outs_i[i*NumOut + o] && !(link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))))
+          won_links[i] = 1'b0;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Pass 2: the NI outputs
+  // ---------------------------------------------------------------------------------------
+  for (genvar i = 0; i < NumIn; i++) begin : gen_ni_req
+    assign tree_ni[i] = tree_outs_i[i*NumOut + meshsync_pkg::eject_of(i, NiPorts)];
+    assign ni_req[i] = req_valid_i[i] && !req_consume_i[i] &&
+                       (req_tree_i[i] ? (!req_drop_i[i] && tree_ni[i] && won_links[i])
+                                      : req_copy_i[i] ? won_link[i]
+                                                      : (req_out_i[i*PortW +: PortW] == meshsync_pkg::PortLocal));
+  end
+
+  if (1) begin : gen_local_output
+    logic [NumReq-1:0] req;
+    for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
+      assign req[i] = ni_req[i] && (meshsync_pkg::eject_of(i, NiPorts) == 0);
+    end
+    if (HasEmitter) begin : gen_req_emitter
+      assign req[NumIn] = offer_i[0];
+    end
+
+    meshsync_output_arbiter #(
+      .NumReq (NumReq)
+    ) u_arbiter (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_i       (req),
+      .keep_i      (gnt_keep[0]),
+      .gnt_valid_o (local_valid),
+      .gnt_idx_o   (local_idx)
+    );
+  end
+
+  assign gnt_valid[NumPorts-1:0] = {link_valid, local_valid};
+  assign gnt_idx[NumPorts*IdxW-1:0] = {link_idx, local_idx};
+  // All-port: input p's ejection output (4+p) carries its flits alone.
+  for (genvar o = NumPorts; o < NumOut; o++) begin : gen_eject_output
+    assign gnt_valid[o] = ni_req[o - NumPorts + 1];
+    assign gnt_idx[o*IdxW +: IdxW] = IdxW'(o - NumPorts + 1);
+  end
+
+  for (genvar i = 0; i < NumIn; i++) begin : gen_ni_won
+    if (meshsync_pkg::eject_of(i, NiPorts) == 0) begin : gen_local
+      assign ni_won[i] = local_valid && (local_idx == IdxW'(i));
+    end else begin : gen_eject
+      assign ni_won[i] = ni_req[i];
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Withdrawn grants, and the grants back to the requesters
+  // ---------------------------------------------------------------------------------------
+  // A link granted to an absorbing flit that lost its NI output is withdrawn.
+  always_comb begin
+    gnt_keep = '1;
+    for (int o = 1; o < NumPorts; o++) begin
+      for (int i = 0; i < NumIn; i++) begin
+        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_copy_i[i] && !ni_won[i]) begin
+          gnt_keep[o] = 1'b0;
+        end
+        // A tree flit leaves only with every output it claimed.
+        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_tree_i[i] &&
+            !(won_links[i] && (!tree_ni[i] || ni_won[i]))) begin
+          gnt_keep[o] = 1'b0;
+        end
+      end
+    end
+  end
+  assign gnt_valid_o = gnt_valid & gnt_keep;
+  assign gnt_idx_o = gnt_idx;
+
+  // One pop per input, whatever it sent to.
+  always_comb begin
+    // A dropped tree worm's flit leaves its input through no output.
+    in_gnt_o = take_i | (req_valid_i & req_drop_i);
+    offer_gnt_o = '0;
+    for (int o = 0; o < NumOut; o++) begin
+      for (int i = 0; i < NumIn; i++) begin
+        if (gnt_valid_o[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i))) in_gnt_o[i] = 1'b1;
+      end
+    end
+    for (int o = 0; o < NumPorts; o++) begin
+      if (gnt_valid_o[o] && by_emitter(gnt_idx[o*IdxW +: IdxW])) offer_gnt_o[o] = 1'b1;
+    end
+  end
+
+  if (!HasEmitter) begin : gen_no_emitter
+    logic unused_offer;
+    assign unused_offer = ^offer_i;
+  end
+
+  for (genvar o = 0; o < NumOut; o++) begin : gen_input_grant
+    assign gnt_input_o[o] = gnt_valid_o[o] && !by_emitter(gnt_idx[o*IdxW +: IdxW]);
+  end
+
+endmodule

@@ -1,0 +1,92 @@
+// The worm VC owners of the outputs: per output and owner slot (VC 0, VC 3, VC 4;
+// meshsync_pkg::owner_slot), the input that holds the VC from a worm's head to its tail,
+// so that two worms never interleave on one VC. A worm takes its VC when its head leaves,
+// and a tree worm when its head claims the output (before any flit leaves). The inputs
+// read the owners through their own view, where port 0 is their NI output.
+module meshsync_vc_owners #(
+  /// Inputs: the five ports and an all-port NI's injection channels 1-3.
+  parameter int unsigned NumIn = meshsync_pkg::NumPorts,
+  /// Outputs: the five ports and an all-port NI's ejection outputs.
+  parameter int unsigned NumOut = meshsync_pkg::NumPorts,
+  /// NI channels (1: one-port; 4: all-port, link inputs eject on their own output).
+  parameter int unsigned NiPorts = 1,
+  /// Width of an input index (a grant's, the claimant's).
+  parameter int unsigned IdxW = 3,
+  /// Width of the claimant's index.
+  parameter int unsigned InW = 3
+) (
+  input  logic                                             clk_i,
+  input  logic                                             rst_ni,
+  // The tree claim of this cycle: the outputs whose tree VC the claimant gets.
+  input  logic [NumOut-1:0]                                claim_ok_i,
+  input  logic [InW-1:0]                                   claim_idx_i,
+  // Per output: an input's flit leaves on it (not the emitter's), on which VC, its tail
+  // bit, and which input.
+  input  logic [NumOut-1:0]                                leave_i,
+  input  logic [NumOut*meshsync_pkg::VcW-1:0]              leave_vc_i,
+  input  logic [NumOut-1:0]                                leave_tail_i,
+  input  logic [NumOut*IdxW-1:0]                           leave_idx_i,
+  // Per output: its tree VC is free (state at the start of the cycle).
+  output logic [NumOut-1:0]                                tree_free_o,
+  // Per input, per port and owner slot (port 0: the input's NI output): free / held by
+  // that input.
+  output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_free_o,
+  output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_mine_o
+);
+
+  localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
+  localparam int unsigned NumOwners = meshsync_pkg::NumOwners;
+  localparam int unsigned PortW = meshsync_pkg::PortW;
+  localparam int unsigned VcW = meshsync_pkg::VcW;
+
+  logic [NumOut*NumOwners-1:0] valid_q, valid_d;
+  logic [NumOut*NumOwners*PortW-1:0] owner_q, owner_d;
+
+  always_comb begin
+    valid_d = valid_q;
+    owner_d = owner_q;
+    // A tree head's claim holds the tree VC of each output it got.
+    for (int o = 0; o < NumOut; o++) begin
+      if (claim_ok_i[o]) begin
+        valid_d[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)] = 1'b1;
+        owner_d[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)*PortW +: PortW] = PortW'(claim_idx_i);
+      end
+    end
+    // A worm that an input wins holds the output's worm VC until its tail.
+    for (int o = 0; o < NumOut; o++) begin
+      for (int s = 0; s < NumOwners; s++) begin
+        if (leave_i[o] && (leave_vc_i[o*VcW +: VcW] == meshsync_pkg::owner_vc(s))) begin
+          valid_d[meshsync_pkg::owner_slot(o, s)] = !leave_tail_i[o];
+          owner_d[meshsync_pkg::owner_slot(o, s)*PortW +: PortW] = PortW'(leave_idx_i[o*IdxW +: IdxW]);
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      valid_q <= '0;
+      owner_q <= '0;
+    end else begin
+      valid_q <= valid_d;
+      owner_q <= owner_d;
+    end
+  end
+
+  for (genvar o = 0; o < NumOut; o++) begin : gen_tree_free
+    assign tree_free_o[o] = !valid_q[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)];
+  end
+
+  for (genvar i = 0; i < NumIn; i++) begin : gen_input_view
+    for (genvar p = 0; p < NumPorts; p++) begin : gen_port
+      localparam int unsigned O = (p == 0) ? meshsync_pkg::eject_of(i, NiPorts) : p;
+      for (genvar s = 0; s < NumOwners; s++) begin : gen_slot
+        localparam int unsigned Slot = meshsync_pkg::owner_slot(O, s);
+        localparam int unsigned Bit = i*NumPorts*NumOwners + meshsync_pkg::owner_slot(p, s);
+        assign in_free_o[Bit] = !valid_q[Slot];
+        assign in_mine_o[Bit] = valid_q[Slot] && (owner_q[Slot*PortW +: PortW] == PortW'(i));
+      end
+    end
+  end
+
+endmodule
