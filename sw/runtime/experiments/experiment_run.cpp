@@ -1,6 +1,7 @@
 #include "experiment_run.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "../../../model/core/network_core.hpp"
 
@@ -36,6 +37,11 @@ TrafficGenerator& ExperimentRun::add_load(const TrafficParams& p) {
 }
 
 void ExperimentRun::run(const std::function<void()>& driver, const std::string& name) {
+  if (const std::optional<std::string> error = run_reporting(driver, name)) throw SimulationError(*error);
+  if (load_) check_drained(*load_);
+}
+
+std::optional<std::string> ExperimentRun::run_reporting(const std::function<void()>& driver, const std::string& name) {
   if (driver)
     machine_.spawn(name, [this, driver] {
       driver();
@@ -43,15 +49,17 @@ void ExperimentRun::run(const std::function<void()>& driver, const std::string& 
       if (load_) load_->end_window(machine_.now());
     });
   const auto t0 = std::chrono::steady_clock::now();
-  const auto stop_clock = [&] { seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  std::optional<std::string> error;
+  // Caught in the frame that started the simulation: an exception that SystemC rethrows
+  // from a process and that unwinds further frames trips ASan's stack bookkeeping
+  // (libsystemc's coroutine stacks), so it ends here and a fresh one is thrown.
   try {
     machine_.run();
-  } catch (...) {
-    stop_clock();
-    throw;
+  } catch (const SimulationError& e) {
+    error = e.what();
   }
-  stop_clock();
-  if (load_) check_drained(*load_);
+  seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return error;
 }
 
 }  // namespace meshsync

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 
@@ -49,6 +50,10 @@ class ExperimentRun {
   // thread finished and the network drained. Throws SimulationError on deadlock, on
   // threads left blocked, and when the load left packets undelivered or misdelivered.
   void run(const std::function<void()>& driver = {}, const std::string& name = "driver");
+  // The same without the load's drain check, a simulation error returned as its message
+  // instead of thrown (the soak reports failures rather than failing).
+  std::optional<std::string> run_reporting(const std::function<void()>& driver = {},
+                                           const std::string& name = "driver");
   // Host time of the simulation itself (run()).
   double seconds() const { return seconds_; }
 

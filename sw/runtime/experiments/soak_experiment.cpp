@@ -446,18 +446,15 @@ SoakResult run_soak_experiment(const NetworkConfig& cfg, const SoakParams& p, co
   ms.data_flits = p.multicast_flits;
   MulticastService svc(m, ms);
   Soak soak(m, p, out);
-  try {
-    run.run(
-        [&] {
-          soak.start_groups();
-          soak.start_multicasts(svc);
-          soak.start_broadcasts();
-          while (soak.busy()) sc_core::wait(soak.changed());
-        },
-        "soak");
-  } catch (const SimulationError& e) {
-    out.violations.push_back(e.what());
-  }
+  const std::optional<std::string> error = run.run_reporting(
+      [&] {
+        soak.start_groups();
+        soak.start_multicasts(svc);
+        soak.start_broadcasts();
+        while (soak.busy()) sc_core::wait(soak.changed());
+      },
+      "soak");
+  if (error) out.violations.push_back(*error);
   if (!out.passed()) soak.report_unfinished();
   out.wall_seconds = run.seconds();
   out.cycles = m.now();
