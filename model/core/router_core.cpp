@@ -10,7 +10,6 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
     : route_(id, where, cfg.mesh, coords, cfg.router.ni_ports > 1),
       timing_(cfg.timing),
       in_(route_.all_port() ? kMaxInputs : kPorts),
-      outputs_(route_.all_port() ? kMaxOutputs : kPorts),
       tree_(cfg.router.tree_buffer_depth),
       barrier_(cfg.router) {
   for (InputUnit& i : in_) i.set_capacities(cfg.router);

@@ -167,7 +167,6 @@ class RouterCore {
   Timing timing_;
   std::vector<InputUnit> in_;                   // per input
   std::array<OutputUnit, kMaxOutputs> out_{};  // per output (five without an all-port NI)
-  int outputs_;
   TreeClaim tree_;
   BarrierUnit barrier_;
   SwitchAllocator switch_;

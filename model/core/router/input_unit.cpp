@@ -11,8 +11,7 @@ namespace meshsync {
 std::uint64_t InputUnit::accept(const Flit& f, std::uint64_t arrival, int input, const ArrivalContext& ctx) {
   const int v = f.vc();
   BufferedFlit& b = fifo(v).push_slot();
-  b = BufferedFlit{};
-  b.flit = f;
+  b = BufferedFlit{f};
   if (f.sync) {
     // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
     // upstream router calls us earlier, when it sends: registers may still change in

@@ -59,8 +59,6 @@ class InputUnit {
     for (int v = 0; v < kVcs; ++v) vcs_[static_cast<std::size_t>(v)].set_capacity(p.depth(v));
   }
   bool empty() const { return nonempty_ == 0; }
-  // Bit per VC that holds a flit.
-  unsigned occupied() const { return nonempty_; }
   bool full(int vc) const { return fifo(vc).full(); }
   std::size_t size(int vc) const { return fifo(vc).size(); }
   const BufferedFlit& front(int vc) const { return fifo(vc).front(); }
