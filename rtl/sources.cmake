@@ -31,6 +31,14 @@ set(MESHSYNC_RTL_MESH_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_mesh.vlt ${MESHSYNC_R
   ${MESHSYNC_RTL_DIR}/meshsync_link.sv
   ${MESHSYNC_RTL_DIR}/meshsync_mesh.sv)
 
+# C++ optimisation of the Verilated code (verilate()'s OPT_SLOW/OPT_FAST). A model's
+# "slow" half (construction, initial values, trace declarations) runs once, so it is
+# compiled at -O0, as Verilator's own make flow leaves it unoptimised. The models only
+# the tests run (tb/rtl, tb/cosim: short lockstep runs, mutants, broken copies, the small
+# mesh blocks) get -O1 for the rest: compiling them dominated CI's time at -O3.
+set(MESHSYNC_VERILATE_OPT OPT_SLOW -O0)
+set(MESHSYNC_VERILATE_TEST_OPT OPT_SLOW -O0 OPT_FAST -O1)
+
 # The named configurations (rtl/configurations.txt) that have `use` among their uses:
 # `out_names` gets their names; for each name N, MESHSYNC_RTL_PARAMS_<N> holds its
 # parameter text ("BufferDepth=4 Trn=2") and MESHSYNC_RTL_GARGS_<N> the same as

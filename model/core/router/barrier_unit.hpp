@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/barrier_register.hpp"
-#include "core/config.hpp"
+#include "../barrier_register.hpp"
+#include "../config.hpp"
 #include "input_unit.hpp"
 #include "output_unit.hpp"
 #include "ports.hpp"

@@ -7,10 +7,10 @@
 #include <array>
 #include <cstdint>
 
-#include "core/barrier_register.hpp"
-#include "core/config.hpp"
-#include "core/flit.hpp"
-#include "core/flit_fifo.hpp"
+#include "../barrier_register.hpp"
+#include "../config.hpp"
+#include "../flit.hpp"
+#include "../flit_fifo.hpp"
 #include "output_unit.hpp"
 #include "route_unit.hpp"
 

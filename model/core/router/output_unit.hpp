@@ -5,8 +5,8 @@
 #include <array>
 #include <cstdint>
 
-#include "core/config.hpp"
-#include "core/flit.hpp"
+#include "../config.hpp"
+#include "../flit.hpp"
 
 namespace meshsync {
 

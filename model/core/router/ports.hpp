@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "core/geometry.hpp"
+#include "../geometry.hpp"
 
 namespace meshsync {
 

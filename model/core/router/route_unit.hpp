@@ -2,10 +2,10 @@
 // takes at this router, from where the router is and where the flit goes.
 #pragma once
 
-#include "core/flit.hpp"
-#include "core/geometry.hpp"
+#include "../flit.hpp"
+#include "../geometry.hpp"
 #include "ports.hpp"
-#include "core/snake.hpp"
+#include "../snake.hpp"
 
 namespace meshsync {
 

@@ -1,7 +1,7 @@
 #include "tree_claim.hpp"
 
 #include "input_unit.hpp"
-#include "core/router_core.hpp"
+#include "../router_core.hpp"
 
 namespace meshsync {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/barrier_register.hpp"
-#include "core/flit.hpp"
+#include "../barrier_register.hpp"
+#include "../flit.hpp"
 #include "output_unit.hpp"
 #include "ports.hpp"
 #include "route_unit.hpp"
