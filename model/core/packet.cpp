@@ -18,22 +18,27 @@ std::string fmt_hex(const std::string& before, std::uint32_t got, std::uint32_t 
 
 }  // namespace
 
+Flit worm_flit(std::uint64_t packet, NodeId src, NodeId dest, std::uint16_t length,
+               std::uint64_t created, std::uint16_t seq, const std::vector<std::uint32_t>& words) {
+  Flit f;
+  f.packet = packet;
+  f.created = created;
+  f.src = src;
+  f.dest = dest;
+  f.seq = seq;
+  f.length = length;
+  f.head = seq == 0;
+  f.tail = seq + 1 == length;
+  f.route = Route::XY;  // ordinary worms are XY only (docs/deadlock.md)
+  if (seq > 0 && seq - 1u < words.size()) f.payload = words[seq - 1u];
+  return f;
+}
+
 std::vector<Flit> make_worm(std::uint64_t packet, NodeId src, NodeId dest, std::uint16_t length,
                             std::uint64_t created, const std::vector<std::uint32_t>& words) {
-  std::vector<Flit> w(length);
-  for (std::uint16_t i = 0; i < length; ++i) {
-    Flit& f = w[i];
-    f.packet = packet;
-    f.created = created;
-    f.src = src;
-    f.dest = dest;
-    f.seq = i;
-    f.length = length;
-    f.head = i == 0;
-    f.tail = i + 1 == length;
-    f.route = Route::XY;  // ordinary worms are XY only (docs/deadlock.md)
-    if (i > 0 && i - 1u < words.size()) f.payload = words[i - 1u];
-  }
+  std::vector<Flit> w;
+  w.reserve(length);
+  for (std::uint16_t i = 0; i < length; ++i) w.push_back(worm_flit(packet, src, dest, length, created, i, words));
   return w;
 }
 

@@ -12,7 +12,12 @@
 
 namespace meshsync {
 
-// An ordinary message of `length` flits (head, bodies, tail); words ride in the bodies.
+// Flit `seq` of an ordinary message of `length` flits (head, bodies, tail); words ride
+// in the bodies. A traffic generator builds its packets flit by flit with it: a vector
+// per packet showed in the simulator's profile.
+Flit worm_flit(std::uint64_t packet, NodeId src, NodeId dest, std::uint16_t length,
+               std::uint64_t created, std::uint16_t seq, const std::vector<std::uint32_t>& words = {});
+// The whole message.
 std::vector<Flit> make_worm(std::uint64_t packet, NodeId src, NodeId dest, std::uint16_t length,
                             std::uint64_t created, const std::vector<std::uint32_t>& words = {});
 

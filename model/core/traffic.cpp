@@ -95,8 +95,8 @@ void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
       created_in_window_flits_ += p_.flits;
     }
     board_.expect(id, np.node, dest, p_.flits, np.cycle);
-    for (const Flit& f : make_worm(id, np.node, dest, p_.flits, np.cycle))
-      net.inject(np.node, f, np.cycle);
+    for (std::uint16_t i = 0; i < p_.flits; ++i)
+      net.inject(np.node, worm_flit(id, np.node, dest, p_.flits, np.cycle, i), np.cycle);
   }
 }
 
