@@ -25,6 +25,8 @@ set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)
 foreach(m ${MESHSYNC_RTL_MODULES})
   list(APPEND MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/${m})
 endforeach()
+# What the traced builds (co-simulation with --trace) leave out of their waveforms.
+set(MESHSYNC_RTL_TRACE_CONFIG ${MESHSYNC_RTL_DIR}/meshsync_trace.vlt)
 # The mesh top (W x H routers and their links, one Verilated block): the router's sources,
 # its own two and the Verilator configuration that keeps the routers from being inlined.
 set(MESHSYNC_RTL_MESH_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_mesh.vlt ${MESHSYNC_RTL_SOURCES}

@@ -61,6 +61,7 @@ void NetworkCore::mark_external_due(NodeId n) {
 }
 
 void NetworkCore::inject(NodeId node, const Flit& f, std::uint64_t cycle, int channel) {
+  if (probe_) probe_->on_inject(node, f, cycle);
   if (ExternalRouter* x = ext(node)) {
     schedule_external(node, x->inject(f, cycle, channel));
     return;

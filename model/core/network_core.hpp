@@ -38,6 +38,9 @@ class NetworkProbe {
  public:
   virtual ~NetworkProbe() = default;
   virtual void on_output(NodeId node, int port, const Flit& f, std::uint64_t cycle) = 0;
+  // A flit handed to node's injection channel, due there in `cycle` (a worm's whole
+  // make-up is known here, before its flits spread over the mesh).
+  virtual void on_inject(NodeId /*node*/, const Flit& /*f*/, std::uint64_t /*cycle*/) {}
   virtual void after_step(NodeId node, std::uint64_t cycle) = 0;
   // The node's visible state changes at `cycle` without the router running then (a
   // credit arriving, software writing a register): refresh it then.

@@ -95,11 +95,12 @@ class VerilatedRouter final : public RtlRouter {
     y_ = y;
     apply(RtlInputs{});
     m_->rst_ni = 0;
+    run();
+    clock();
     m_->clk_i = 0;
     run();
     clock();
-    run();
-    clock();
+    m_->clk_i = 0;
     m_->rst_ni = 1;
     run();
   }
@@ -128,10 +129,11 @@ class VerilatedRouter final : public RtlRouter {
 
   // The falling edge is evaluated with the next cycle's inputs: the router has no logic on
   // it, and an evaluation of its own would cost as much as the rising one.
+  // The clock stays high until then, so that a waveform dumped after clock() shows the
+  // rising edge (docs/waveforms.md).
   void clock() override {
     m_->clk_i = 1;
     run();
-    m_->clk_i = 0;
   }
   bool assertion_failed() const override { return failed_; }
 
@@ -156,6 +158,7 @@ class VerilatedRouter final : public RtlRouter {
 
   void apply(const RtlInputs& in) {
     using detail::put_bits;
+    m_->clk_i = 0;
     m_->my_x_i = static_cast<std::uint32_t>(x_);
     m_->my_y_i = static_cast<std::uint32_t>(y_);
     std::uint32_t valid = 0, vc = 0, credit = 0;

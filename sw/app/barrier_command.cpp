@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "../../model/systemc/vcd_probe.hpp"
 #include "cosim_attach.hpp"
+#include "trace_session.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 #include "run_output.hpp"
@@ -89,10 +89,10 @@ void print_table(const BarrierOptions& o, const BarrierResult& r) {
 int run_barrier(const BarrierOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   Cosim cosim;
-  std::optional<VcdProbe> vcd;
+  TraceSession trace(o.net);
   const BarrierResult r = run_barrier_experiment(o.net.config, o.params, [&](Machine& m) {
     cosim = attach_rtl(m, o.net, o.params.seed);
-    if (!o.vcd.empty()) vcd.emplace(m.mesh().core(), o.vcd);
+    trace.attach(m);
     // Barriers under load wait for sync messages to drain, which only model routers report.
     if (cosim.rtl && !o.params.load.pattern.empty())
       throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");

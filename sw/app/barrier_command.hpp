@@ -9,7 +9,6 @@
 namespace meshsync {
 
 struct BarrierOptions : SimulationOptions<BarrierParams> {
-  std::string vcd;
 };
 int run_barrier(const BarrierOptions& o);
 

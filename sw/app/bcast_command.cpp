@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cosim_attach.hpp"
+#include "trace_session.hpp"
 #include "json_io.hpp"
 #include "run_output.hpp"
 
@@ -127,8 +128,11 @@ int run_bcast(const BcastOptions& o) {
   // RTL routers in place of the model's (--rtl, --lockstep, --trace; docs/cosim.md), kept
   // like the machine until the process exits.
   const Cosim* cosim_kept = nullptr;
-  const BroadcastExperimentResult x =
-      run_broadcast_experiment(cfg, p, [&](Machine& m) { cosim_kept = new Cosim(attach_rtl(m, o.net, p.seed)); });
+  TraceSession trace(o.net);
+  const BroadcastExperimentResult x = run_broadcast_experiment(cfg, p, [&](Machine& m) {
+    cosim_kept = new Cosim(attach_rtl(m, o.net, p.seed));
+    trace.attach(m);
+  });
   return report(o.json, *cosim_kept, seconds_since(wall0), [&](double wall) { print_result_json(o, x, *cosim_kept, wall); },
                 [&] { print_table(o, x); });
 }

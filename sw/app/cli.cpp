@@ -103,7 +103,11 @@ void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts
   app->add_option("--lockstep", n.lockstep,
                   "RTL routers checked every cycle against the model core at: all | x,y;... | random:N; "
                   "mesh: the mesh block, its boundary checked against the model's mesh");
-  app->add_option("--trace", n.trace, "FST waveform of the RTL routers' signals (FILE.fst)");
+  app->add_option("--trace", n.trace,
+                  "waveform of every router for GTKWave: FILE.fst, or FILE.vcd; FILE.gtkw opens it (with RTL "
+                  "routers also FILE.rtl.fst, their Verilated signals)");
+  app->add_option("--trace-routers", n.trace_routers, "the routers --trace shows: all | x,y;x,y;... | random:N");
+  app->add_option("--trace-window", n.trace_window, "the cycles --trace shows: FROM:TO");
 }
 
 // Ordinary unicast load beside the command's own work (`what`: "barriers", ...).
@@ -128,7 +132,6 @@ CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
              CLI::Range(1, 100000));
   add_seed(barrier, o.params.seed, "seed for random members");
   barrier->add_flag("--json", o.json, "print JSON");
-  barrier->add_option("--vcd", o.vcd, "write a VCD waveform of every router");
   add_background_load(barrier, o.params.load, "--load", "barriers");
   return barrier;
 }
@@ -157,7 +160,6 @@ CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
   add_number(traffic, "--warmup", p.warmup, "cycles before measuring", kNonNegative);
   add_seed(traffic, p.seed, "seed of the traffic generator");
   traffic->add_flag("--json", o.json, "print JSON");
-  traffic->add_option("--vcd", o.vcd, "write a VCD waveform of every router");
   return traffic;
 }
 

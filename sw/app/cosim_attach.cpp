@@ -5,6 +5,7 @@
 #include "../../model/core/flit_format.hpp"
 #include "../collective/member_spec.hpp"
 #include "run_output.hpp"
+#include "trace_session.hpp"
 
 namespace meshsync {
 
@@ -12,10 +13,7 @@ using nlohmann::json;
 
 Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
   Cosim c;
-  if (o.rtl.empty() && o.lockstep.empty()) {
-    if (!o.trace.empty()) throw ConfigError("--trace needs RTL routers: add --rtl or --lockstep");
-    return c;
-  }
+  if (o.rtl.empty() && o.lockstep.empty()) return c;
   // The model addresses any mesh it simulates; the RTL routers only what the 32-bit
   // hardware flit's destination fields can name.
   const MeshShape& mesh = o.config.mesh;
@@ -30,7 +28,8 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
     if ((!o.rtl.empty() && o.rtl != "mesh") || (!o.lockstep.empty() && o.lockstep != "mesh"))
       throw ConfigError("--rtl mesh and --lockstep mesh take the whole mesh: give no other positions");
     if (!o.trace.empty())
-      throw ConfigError("--trace is not available with the mesh block (--rtl mesh, --lockstep mesh)");
+      throw ConfigError("--trace is not available with the mesh block (--rtl mesh, --lockstep mesh): use --rtl "
+                        "all, whose routers it shows");
     c.block = std::make_unique<rtl::RtlMeshBlock>(m.mesh().core(), o.lockstep == "mesh");
     c.rtl = static_cast<std::size_t>(mesh.nodes());
     c.lockstep = c.block->lockstep() ? c.rtl : 0;
@@ -40,13 +39,8 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
   rtl::CosimOptions opt;
   if (!o.rtl.empty()) opt.rtl = parse_members(o.rtl, mesh, seed);
   if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, mesh, seed);
-  if (!o.trace.empty()) {
-    const std::string& t = o.trace;
-    if (t.size() < 5 || t.compare(t.size() - 4, 4, ".fst") != 0)
-      throw ConfigError("--trace writes FST (the Verilated routers are built with --trace-fst): name "
-                        "the file *.fst, got '" + t + "'; fst2vcd converts it to VCD");
-    opt.trace = t;
-  }
+  // The Verilated signals beside the decoded trace (docs/waveforms.md).
+  if (!o.trace.empty()) opt.trace = rtl_trace_path(o.trace);
   c.mesh = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
   c.rtl = c.mesh->sites();
   c.lockstep = opt.lockstep.size();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cosim_attach.hpp"
+#include "trace_session.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 #include "run_output.hpp"
@@ -101,15 +102,19 @@ int run_multicast(const MulticastOptions& o) {
   const NetworkConfig& cfg = o.net.config;
   const MulticastParams& p = o.params;
   cfg.validate();
-  if (o.net.wants_rtl()) {
-    if (!p.load.pattern.empty()) throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
-    if (!o.net.trace.empty() && p.algorithms.size() > 1)
-      throw ConfigError("--trace writes one file: give one --algo with it");
-  }
+  if (o.net.wants_rtl() && !p.load.pattern.empty())
+    throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
+  // Each algorithm runs on a machine of its own.
+  if (!o.net.trace.empty() && p.algorithms.size() > 1)
+    throw ConfigError("--trace records one simulation: give one --algo with it");
+  TraceSession trace(o.net);
   // Each algorithm's machine its RTL routers, kept like the machine until the process exits.
   std::vector<const Cosim*> cosims;
   const MulticastResult r = run_multicast_experiment(
-      cfg, p, [&](Machine& m) { cosims.push_back(new Cosim(attach_rtl(m, o.net, p.seed))); });
+      cfg, p, [&](Machine& m) { 
+        cosims.push_back(new Cosim(attach_rtl(m, o.net, p.seed)));
+        trace.attach(m);
+      });
   const MeshShape& mesh = cfg.mesh;
   const double wall = seconds_since(wall0);
   if (o.json) {

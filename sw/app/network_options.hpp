@@ -13,8 +13,10 @@ struct NetworkOptions {
   NetworkConfig config;
   // RTL co-simulation (docs/rtl.md): positions "all" | "x,y;x,y;..." | "random:N".
   std::string rtl, lockstep;
-  std::string trace;  // FST of the Verilated routers
-  bool wants_rtl() const { return !rtl.empty() || !lockstep.empty() || !trace.empty(); }
+  // Waveform (docs/waveforms.md): the file (FST, or VCD by its name), the routers it
+  // shows (empty: all) and the cycles "FROM:TO" (empty: all).
+  std::string trace, trace_routers, trace_window;
+  bool wants_rtl() const { return !rtl.empty() || !lockstep.empty(); }
 };
 
 // A simulating subcommand's options: the network, the experiment's parameters (the CLI

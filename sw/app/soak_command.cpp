@@ -7,6 +7,7 @@
 
 #include "../collective/path_multicast.hpp"
 #include "cosim_attach.hpp"
+#include "trace_session.hpp"
 
 namespace meshsync {
 
@@ -60,7 +61,11 @@ int run_soak(const SoakOptions& o) {
   // With RTL routers the soak is a lockstep soak: the scoreboards check what the RTL
   // delivered, and --lockstep compares every busy router-cycle with the model.
   Cosim cosim;
-  const SoakResult r = run_soak_experiment(cfg, p, [&](Machine& m) { cosim = attach_rtl(m, o.net, p.seed); });
+  TraceSession trace(o.net);
+  const SoakResult r = run_soak_experiment(cfg, p, [&](Machine& m) {
+    cosim = attach_rtl(m, o.net, p.seed);
+    trace.attach(m);
+  });
   if (o.json) {
     json j{{"passed", r.passed()},
            {"violations", r.violations},

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "../../model/systemc/vcd_probe.hpp"
 #include "../runtime/experiments/traffic_experiment.hpp"
 #include "cosim_attach.hpp"
+#include "trace_session.hpp"
 #include "json_io.hpp"
 #include "run_output.hpp"
 
@@ -21,10 +21,10 @@ int run_traffic(const TrafficOptions& o) {
   const NetworkConfig& cfg = o.net.config;
   const TrafficParams& p = o.params;
   Cosim cosim;
-  std::optional<VcdProbe> vcd;
+  TraceSession trace(o.net);
   const TrafficExperimentResult x = run_traffic_experiment(cfg, p, [&](Machine& m) {
     cosim = attach_rtl(m, o.net, p.seed);
-    if (!o.vcd.empty()) vcd.emplace(m.mesh().core(), o.vcd);
+    trace.attach(m);
   });
   const TrafficResult& r = x.traffic;
   const double wall = seconds_since(wall0);

@@ -9,7 +9,6 @@
 namespace meshsync {
 
 struct TrafficOptions : SimulationOptions<TrafficParams> {
-  std::string vcd;
 };
 int run_traffic(const TrafficOptions& o);
 

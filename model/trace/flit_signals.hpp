@@ -1,0 +1,52 @@
+// What a waveform shows of a flit on a port: its kind and VC as names. One table for the
+// FST enumerations, the GTKWave translate filters and docs/waveforms.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../core/flit.hpp"
+
+namespace meshsync {
+
+// The kind of a flit as a person reads it: ordinary worms (XY unicast), sync messages of
+// the barrier tree, path-based multidestination worms and tree worms.
+enum class FlitKind : std::uint8_t {
+  Idle = 0,
+  WormHead, WormBody, WormTail, WormSingle,
+  SyncArrive, SyncRelease, SyncSetup, SyncTeardown,
+  PathHead, PathAddress, PathBody, PathTail,
+  TreeHead, TreeBody, TreeTail, TreeSingle,
+};
+inline constexpr unsigned kFlitKindBits = 5;
+
+inline const std::vector<std::string>& flit_kind_names() {
+  static const std::vector<std::string> names{
+      "idle",         "worm_head",     "worm_body",  "worm_tail",    "worm_single", "sync_arrive",
+      "sync_release", "sync_setup",    "sync_teardown", "path_head", "path_addr",   "path_body",
+      "path_tail",    "tree_head",     "tree_body",  "tree_tail",    "tree_single"};
+  return names;
+}
+
+inline FlitKind flit_kind(const Flit& f) {
+  if (f.sync) return static_cast<FlitKind>(static_cast<unsigned>(FlitKind::SyncArrive) + static_cast<unsigned>(f.stype));
+  if (f.mcast) {
+    if (f.head) return FlitKind::PathHead;
+    if (f.addr) return FlitKind::PathAddress;
+    return f.tail ? FlitKind::PathTail : FlitKind::PathBody;
+  }
+  const unsigned base = static_cast<unsigned>(f.tree ? FlitKind::TreeHead : FlitKind::WormHead);
+  if (f.head && f.tail) return static_cast<FlitKind>(base + 3);
+  return static_cast<FlitKind>(base + (f.head ? 0 : f.tail ? 2 : 1));
+}
+
+// The virtual networks (flit.hpp), as the `vc` signal names them.
+inline const std::vector<std::string>& vc_names() {
+  static const std::vector<std::string> names{"worm", "sync_xy", "sync_yx", "snake_worm", "tree_worm"};
+  return names;
+}
+inline constexpr unsigned kVcBits = 3;
+
+}  // namespace meshsync
