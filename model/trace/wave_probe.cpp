@@ -78,11 +78,12 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
       for (std::size_t p = 0; p < kAllPorts.size(); ++p) {
         const std::string port = std::string(port_signal_name(kAllPorts[p])) + "_out";
         const std::string at = "mesh." + router + "." + port + ".";
-        SaveGroup credits{"credits", true, {}, {}};
+        // Not in the save file (a port's credits are five more rows): GTKWave's signal
+        // tree has them.
+        std::vector<SaveRow> unlisted;
         file_->push_scope(port);
-        for (const std::string& v : vc_names()) declare_row(credits.rows, at, "credits_" + v, 16, SaveRow::Decimal);
+        for (const std::string& v : vc_names()) declare_row(unlisted, at, "credits_" + v, 16, SaveRow::Decimal);
         file_->pop_scope();
-        rg.groups[p].groups.push_back(std::move(credits));
       }
       t.registers = static_cast<std::uint32_t>(vars_.size());
       t.num_registers = static_cast<std::uint32_t>(net.router(n).registers().size());
