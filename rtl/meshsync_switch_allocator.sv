@@ -67,14 +67,23 @@ module meshsync_switch_allocator #(
   logic [NumIn-1:0] ni_won;    // per input: its NI output granted to it
 
   // ---------------------------------------------------------------------------------------
-  // Pass 1: the links
+  // The five ports' arbiters. Pass 1, the links (outputs 1-4): an input asks for its
+  // routed port, or a tree flit for each link its worm claimed. Pass 2, Local (output 0):
+  // an input asks for its NI output (ni_req, which depends on pass 1's grants) if that is
+  // Local. The emitter offers on all five.
   // ---------------------------------------------------------------------------------------
-  for (genvar o = 1; o < NumPorts; o++) begin : gen_link_output
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_port_output
     logic [NumReq-1:0] req;
+    logic valid;
+    logic [IdxW-1:0] idx;
     for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
-      assign req[i] = req_valid_i[i] && !req_consume_i[i] &&
-                      (req_tree_i[i] ? (!req_drop_i[i] && tree_outs_i[i*NumOut + o])
-                                     : (req_out_i[i*PortW +: PortW] == PortW'(o)));
+      if (o == 0) begin : gen_local
+        assign req[i] = ni_req[i] && (meshsync_pkg::eject_of(i, NiPorts) == 0);
+      end else begin : gen_link
+        assign req[i] = req_valid_i[i] && !req_consume_i[i] &&
+                        (req_tree_i[i] ? (!req_drop_i[i] && tree_outs_i[i*NumOut + o])
+                                       : (req_out_i[i*PortW +: PortW] == PortW'(o)));
+      end
     end
     if (HasEmitter) begin : gen_req_emitter
       assign req[NumIn] = offer_i[o];
@@ -87,11 +96,20 @@ module meshsync_switch_allocator #(
       .rst_ni      (rst_ni),
       .req_i       (req),
       .keep_i      (gnt_keep[o]),
-      .gnt_valid_o (link_valid[o]),
-      .gnt_idx_o   (link_idx[o*IdxW +: IdxW])
+      .gnt_valid_o (valid),
+      .gnt_idx_o   (idx)
     );
+
+    if (o == 0) begin : gen_local
+      assign local_valid = valid;
+      assign local_idx = idx;
+    end else begin : gen_link
+      assign link_valid[o] = valid;
+      assign link_idx[o*IdxW +: IdxW] = idx;
+    end
   end
 
+  // Pass 1's winners.
   always_comb begin
     won_link = '0;
     won_links = '1;
@@ -104,36 +122,13 @@ module meshsync_switch_allocator #(
     end
   end
 
-  // ---------------------------------------------------------------------------------------
-  // Pass 2: the NI outputs
-  // ---------------------------------------------------------------------------------------
+  // Pass 2's requests: the NI outputs (Local, or an all-port input's ejection output).
   for (genvar i = 0; i < NumIn; i++) begin : gen_ni_req
     assign tree_ni[i] = tree_outs_i[i*NumOut + meshsync_pkg::eject_of(i, NiPorts)];
     assign ni_req[i] = req_valid_i[i] && !req_consume_i[i] &&
                        (req_tree_i[i] ? (!req_drop_i[i] && tree_ni[i] && won_links[i])
                                       : req_copy_i[i] ? won_link[i]
                                                       : (req_out_i[i*PortW +: PortW] == meshsync_pkg::PortLocal));
-  end
-
-  if (1) begin : gen_local_output
-    logic [NumReq-1:0] req;
-    for (genvar i = 0; i < NumIn; i++) begin : gen_req_input
-      assign req[i] = ni_req[i] && (meshsync_pkg::eject_of(i, NiPorts) == 0);
-    end
-    if (HasEmitter) begin : gen_req_emitter
-      assign req[NumIn] = offer_i[0];
-    end
-
-    meshsync_output_arbiter #(
-      .NumReq (NumReq)
-    ) u_arbiter (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .req_i       (req),
-      .keep_i      (gnt_keep[0]),
-      .gnt_valid_o (local_valid),
-      .gnt_idx_o   (local_idx)
-    );
   end
 
   assign gnt_valid[NumPorts-1:0] = {link_valid, local_valid};

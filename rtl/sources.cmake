@@ -33,6 +33,44 @@ set(MESHSYNC_RTL_MESH_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_mesh.vlt ${MESHSYNC_R
   ${MESHSYNC_RTL_DIR}/meshsync_link.sv
   ${MESHSYNC_RTL_DIR}/meshsync_mesh.sv)
 
+# Writes `out`: rtl/`file` with the text `from` replaced by `to`. `from` must occur in the
+# file exactly once, so a refactoring of the source cannot silently drop the change. The
+# tests' mutants (tb/rtl/CMakeLists.txt) and the broken arbiter below are made this way at
+# configure time; an edit of the source configures again, and `out` is rewritten only when
+# its text changes (no Verilator rerun for nothing).
+function(meshsync_rtl_edit out file from to)
+  set(src ${MESHSYNC_RTL_DIR}/${file})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src})
+  file(READ ${src} text)
+  string(FIND "${text}" "${from}" at)
+  string(FIND "${text}" "${from}" last REVERSE)
+  if(at EQUAL -1 OR NOT at EQUAL last)
+    message(FATAL_ERROR "'${from}' must occur once in rtl/${file}")
+  endif()
+  string(REPLACE "${from}" "${to}" text "${text}")
+  set(old "")
+  if(EXISTS ${out})
+    file(READ ${out} old)
+  endif()
+  if(NOT old STREQUAL text)
+    file(WRITE ${out} "${text}")
+  endif()
+endfunction()
+
+# The deliberately broken router of the lockstep checkers' own tests (tb/rtl: Vrouter_broken;
+# tb/cosim: Vrouter_cosim_broken, Vmesh_broken): its output arbiters' pointer skips input
+# -X (requester 2) after a grant to +X (requester 1). `out` gets `sources` with
+# rtl/meshsync_output_arbiter.sv replaced by that copy, made from it in the build tree.
+function(meshsync_rtl_with_broken_arbiter out sources)
+  set(file meshsync_output_arbiter.sv)
+  set(broken ${PROJECT_BINARY_DIR}/rtl-broken/${file})
+  meshsync_rtl_edit(${broken} ${file} "rr_q <= rr_next;"
+    "// DELIBERATELY BROKEN (rtl/sources.cmake): -X loses its turn after +X.\n      rr_q <= (gnt_idx_o == IdxW'(1)) ? IdxW'(3) : rr_next;")
+  list(REMOVE_ITEM sources ${MESHSYNC_RTL_DIR}/${file})
+  list(APPEND sources ${broken})
+  set(${out} ${sources} PARENT_SCOPE)
+endfunction()
+
 # C++ optimisation of the Verilated code (verilate()'s OPT_SLOW/OPT_FAST). A model's
 # "slow" half (construction, initial values, trace declarations) runs once, so it is
 # compiled at -O0, as Verilator's own make flow leaves it unoptimised. The models only

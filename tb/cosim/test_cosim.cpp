@@ -92,7 +92,8 @@ TEST_CASE("cosim: an 8x8 mesh of RTL routers gives the model's traffic latencies
 }
 
 TEST_CASE("cosim: lockstep stops at the first difference of a broken RTL copy", "[cosim][lockstep]") {
-  // tb/rtl/broken: an output arbiter that skips input -X after granting +X.
+  // rtl/sources.cmake meshsync_rtl_with_broken_arbiter: an output arbiter that skips
+  // input -X after granting +X.
   static const bool added = [] {
     rtl::RtlParams p = rtl::rtl_builds().front().params;
     p.name = "broken";

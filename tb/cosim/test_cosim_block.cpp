@@ -50,8 +50,9 @@ TEST_CASE("cosim: a 3x2 mesh block in lockstep with the model under traffic, mul
 }
 
 TEST_CASE("cosim: mesh lockstep stops at the first difference of a broken RTL mesh", "[cosim][block][lockstep]") {
-  // tb/rtl/broken: an output arbiter that skips input -X after granting +X, in every
-  // router of a 3x2 block (the middle column has both).
+  // rtl/sources.cmake meshsync_rtl_with_broken_arbiter: an output arbiter that skips
+  // input -X after granting +X, in every router of a 3x2 block (the middle column has
+  // both).
   static const bool added = add_block<Vmesh_broken>("broken");
   REQUIRE(added);
   try {

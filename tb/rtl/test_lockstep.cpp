@@ -76,7 +76,8 @@ TEST_CASE("lockstep: default router / heavy sync traffic / few groups", "[lockst
 }
 
 TEST_CASE("lockstep: the checker finds a broken output arbiter", "[lockstep][broken]") {
-  // tb/rtl/broken/meshsync_output_arbiter.sv skips input -X after granting +X.
+  // The broken router (meshsync_rtl_with_broken_arbiter, rtl/sources.cmake): its output
+  // arbiter skips input -X after granting +X.
   BenchOptions opt;
   opt.cycles = 40000;
   opt.seed = 11;
