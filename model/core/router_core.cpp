@@ -45,12 +45,14 @@ std::uint64_t RouterCore::receive_at(int i, const Flit& f, std::uint64_t arrival
   return ready;
 }
 
-std::uint32_t RouterCore::credits_at(Port p, int vc, std::uint64_t cycle) const {
-  std::uint32_t n = credits(p, vc);
+RouterCore::CreditCounts RouterCore::credits_at(std::uint64_t cycle) const {
+  CreditCounts n{};
+  for (int p = 0; p < kPorts; ++p)
+    for (int v = 0; v < kVcs; ++v) n[static_cast<std::size_t>(p * kVcs + v)] = out_[static_cast<std::size_t>(p)].credits(v);
   for (std::size_t k = 0; k < credit_returns_.size(); ++k) {
     const CreditReturn& cr = credit_returns_.at(k);
     if (cr.cycle > cycle) break;
-    if (cr.port == index(p) && cr.vc == vc) ++n;
+    ++n[static_cast<std::size_t>(cr.port * kVcs + cr.vc)];
   }
   return n;
 }

@@ -105,9 +105,10 @@ class RouterCore {
 
   // Credits this router holds for output `p`, VC `vc` (tests and waveforms).
   std::uint32_t credits(Port p, int vc) const { return out_[static_cast<std::size_t>(index(p))].credits(vc); }
-  // The credit counter as the hardware holds it in `cycle`: returns that have arrived
-  // count even if this router has not run since.
-  std::uint32_t credits_at(Port p, int vc, std::uint64_t cycle) const;
+  // The credit counters as the hardware holds them in `cycle`, per port (index) and VC:
+  // returns that have arrived count even if this router has not run since.
+  using CreditCounts = std::array<std::uint32_t, kPorts * kVcs>;
+  CreditCounts credits_at(std::uint64_t cycle) const;
   std::size_t buffered(Port p, int vc) const { return input(index(p)).size(vc); }
   // Flits in the input buffer of injection channel `channel`, VC `vc`.
   std::size_t buffered_injected(int channel, int vc) const { return input(input_of_channel(channel)).size(vc); }

@@ -25,6 +25,9 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
     : net_(net), path_(o.path), file_(open_wave_file(o.path, wave_format_of(o.path))), from_(o.from), to_(o.to) {
   const MeshShape& mesh = net.mesh();
   const unsigned coord_bits = bits_for(static_cast<std::uint64_t>(std::max(mesh.width, mesh.height) - 1));
+  std::uint32_t deepest = 0;
+  for (int v = 0; v < kVcs; ++v) deepest = std::max(deepest, net.config().router.depth(v));
+  const unsigned credit_bits = bits_for(deepest);
   std::vector<NodeId> nodes = o.routers;
   if (nodes.empty())
     for (int n = 0; n < mesh.nodes(); ++n) nodes.push_back(static_cast<NodeId>(n));
@@ -82,7 +85,8 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
         // tree has them.
         std::vector<SaveRow> unlisted;
         file_->push_scope(port);
-        for (const std::string& v : vc_names()) declare_row(unlisted, at, "credits_" + v, 16, SaveRow::Decimal);
+        for (const std::string& v : vc_names())
+          declare_row(unlisted, at, "credits_" + v, credit_bits, SaveRow::Decimal);
         file_->pop_scope();
       }
       t.registers = static_cast<std::uint32_t>(vars_.size());
@@ -182,12 +186,18 @@ void WaveProbe::touch(NodeId node, std::uint64_t cycle) {
 }
 
 void WaveProbe::refresh(NodeId node, std::uint64_t cycle) {
-  const Traced& t = traced_[static_cast<std::size_t>(traced_index_[node])];
+  Traced& t = traced_[static_cast<std::size_t>(traced_index_[node])];
   const RouterCore& r = net_.router(node);
-  std::uint32_t s = t.credits;
-  for (Port p : kAllPorts)
-    for (int v = 0; v < kVcs; ++v) set(s++, r.credits_at(p, v, cycle));
-  s = t.registers;
+  const RouterCore::CreditCounts credits = r.credits_at(cycle);
+  // Most steps move a flit or two: the counters as a whole are compared first.
+  if (credits != t.last_credits || !t.refreshed) {
+    std::uint32_t s = t.credits;
+    for (Port p : kAllPorts)
+      for (int v = 0; v < kVcs; ++v) set(s++, credits[static_cast<std::size_t>(index(p) * kVcs + v)]);
+    t.last_credits = credits;
+    t.refreshed = true;
+  }
+  std::uint32_t s = t.registers;
   for (std::uint32_t i = 0; i < t.num_registers; ++i) {
     const BarrierRegister& b = r.registers().at(static_cast<int>(i));
     set(s + RegValid, b.valid());

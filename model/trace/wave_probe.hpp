@@ -64,6 +64,8 @@ class WaveProbe : public NetworkProbe {
     std::uint32_t registers = 0;  // first register Signal
     std::uint32_t num_registers = 0;
     bool model = false;
+    bool refreshed = false;
+    RouterCore::CreditCounts last_credits{};
   };
   std::uint32_t declare(const std::string& name, unsigned bits);
   // declare(), and a row for the save file in `rows` (scope `prefix`), shown through
