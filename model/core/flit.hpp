@@ -3,7 +3,9 @@
 // scoreboard and have no wires in the RTL.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <string_view>
 
 #include "geometry.hpp"
 
@@ -25,6 +27,8 @@ inline constexpr int kTreeVc = 4;
 // Worms are several flits long and hold an output's VC from head to tail; sync messages
 // are single flits.
 constexpr bool is_worm_vc(int vc) { return vc == kWormVc || vc == kSnakeVc || vc == kTreeVc; }
+// The VCs' names in deadlock reports and waveforms.
+inline constexpr std::array<std::string_view, kVcs> kVcNames{"worm", "sync_xy", "sync_yx", "snake_worm", "tree_worm"};
 
 // Base routing of a worm between its destinations: XY (ordinary messages, CP), or the
 // high/low snake subnetwork (DP, MP, QG; model/core/snake.hpp).

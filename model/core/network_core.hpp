@@ -45,7 +45,8 @@ class NetworkProbe {
   // The node's visible state changes at `cycle` without the router running then (a
   // credit arriving, software writing a register): refresh it then.
   virtual void touch(NodeId node, std::uint64_t cycle) = 0;
-  // A cycle in which the probe must run although no router has work (to end a pulse).
+  // A cycle in which the probe must see the mesh although no router has work (a credit
+  // that becomes usable then).
   virtual std::uint64_t next_cycle() const = 0;
   virtual void begin_cycle(std::uint64_t cycle) = 0;
 };

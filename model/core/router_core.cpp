@@ -230,7 +230,6 @@ bool RouterCore::holds_sync() const {
 }
 
 void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& mesh) const {
-  static const char* vc_name[kVcs] = {"worm", "sync-XY", "sync-YX", "snake-worm", "tree-worm"};
   const auto input_name = [](int i) {
     return i < kPorts ? std::string(port_name(port_at(i)))
                       : "injection channel " + std::to_string(i - kPorts + 1);
@@ -249,7 +248,7 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
       if (input(i).size(v) == 0) continue;
       const BufferedFlit& b = input(i).front(v);
       std::ostringstream s;
-      s << me << " input " << input_name(i) << " " << vc_name[v] << ": " << input(i).size(v)
+      s << me << " input " << input_name(i) << " " << kVcNames[static_cast<std::size_t>(v)] << ": " << input(i).size(v)
         << " flit(s), head " << (b.flit.sync ? "sync" : "packet " + std::to_string(b.flit.packet))
         << " to " << where(b.flit.dest);
       if (b.out == kUnrouted) {

@@ -42,9 +42,9 @@ inline FlitKind flit_kind(const Flit& f) {
   return static_cast<FlitKind>(base + (f.head ? 0 : f.tail ? 2 : 1));
 }
 
-// The virtual networks (flit.hpp), as the `vc` signal names them.
+// The virtual networks by their names (flit.hpp), as the filter files list them.
 inline const std::vector<std::string>& vc_names() {
-  static const std::vector<std::string> names{"worm", "sync_xy", "sync_yx", "snake_worm", "tree_worm"};
+  static const std::vector<std::string> names(kVcNames.begin(), kVcNames.end());
   return names;
 }
 inline constexpr unsigned kVcBits = 3;

@@ -11,7 +11,7 @@ namespace meshsync {
 namespace {
 
 // GTKWave's trace flags (its TR_* bits), as a save file writes them in hex after '@'.
-constexpr std::uint32_t kHex = 1u << 1, kDec = 1u << 2, kBin = 1u << 3, kRightJustify = 1u << 5,
+constexpr std::uint32_t kDec = 1u << 2, kBin = 1u << 3, kRightJustify = 1u << 5,
                         kBlank = 1u << 9, kFilterFile = 1u << 13, kClosed = 1u << 22,
                         kGroupBegin = 1u << 23, kGroupEnd = 1u << 24;
 
@@ -26,7 +26,7 @@ void flags(std::ofstream& out, std::uint32_t f) { out << '@' << std::hex << f <<
 // A translated row names its filter file (numbered from 1) on a `^` line before it.
 void rows(std::ofstream& out, const std::vector<SaveRow>& rs, const std::vector<std::string>& filters) {
   for (const SaveRow& r : rs) {
-    std::uint32_t f = kRightJustify | (r.format == SaveRow::Binary ? kBin : r.format == SaveRow::Hex ? kHex : kDec);
+    std::uint32_t f = kRightJustify | (r.format == SaveRow::Binary ? kBin : kDec);
     if (r.filter >= 0) f |= kFilterFile;
     flags(out, f);
     if (r.filter >= 0)

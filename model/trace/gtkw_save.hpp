@@ -9,7 +9,7 @@
 namespace meshsync {
 
 struct SaveRow {
-  enum Format { Binary, Decimal, Hex } format = Decimal;
+  enum Format { Binary, Decimal } format = Decimal;
   std::string signal;  // the full name as GTKWave lists it (mesh.r_0_0.east_out.kind[4:0])
   int filter = -1;     // index into the filter files, or none
 };

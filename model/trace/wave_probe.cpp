@@ -190,12 +190,11 @@ void WaveProbe::refresh(NodeId node, std::uint64_t cycle) {
   const RouterCore& r = net_.router(node);
   const RouterCore::CreditCounts credits = r.credits_at(cycle);
   // Most steps move a flit or two: the counters as a whole are compared first.
-  if (credits != t.last_credits || !t.refreshed) {
+  if (credits != t.last_credits) {
     std::uint32_t s = t.credits;
     for (Port p : kAllPorts)
       for (int v = 0; v < kVcs; ++v) set(s++, credits[static_cast<std::size_t>(index(p) * kVcs + v)]);
     t.last_credits = credits;
-    t.refreshed = true;
   }
   std::uint32_t s = t.registers;
   for (std::uint32_t i = 0; i < t.num_registers; ++i) {

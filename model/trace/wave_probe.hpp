@@ -36,6 +36,7 @@ class WaveProbe : public NetworkProbe {
   // destructor does it too).
   void close();
   const std::string& path() const { return path_; }
+  const NetworkCore& network() const { return net_; }
   // GTKWave's files beside the trace: TRACE.gtkw opens it with the signals grouped by
   // router and port, TRACE.flit_kind.txt and TRACE.vc.txt name the enumerations.
   const std::string& save_path() const { return save_path_; }
@@ -58,14 +59,19 @@ class WaveProbe : public NetworkProbe {
     std::uint64_t shown = 0;  // the value the file shows
     bool dirty = false;
   };
+  static RouterCore::CreditCounts filled(std::uint32_t v) {
+    RouterCore::CreditCounts c;
+    c.fill(v);
+    return c;
+  }
   struct Traced {
     std::uint32_t ports = 0;      // first Signal of its ports' fields
     std::uint32_t credits = 0;    // first credit Signal (kPorts x kVcs), model routers
     std::uint32_t registers = 0;  // first register Signal
     std::uint32_t num_registers = 0;
     bool model = false;
-    bool refreshed = false;
-    RouterCore::CreditCounts last_credits{};
+    // As last written; no counter holds ~0, so the first refresh writes them all.
+    RouterCore::CreditCounts last_credits = filled(~std::uint32_t{0});
   };
   std::uint32_t declare(const std::string& name, unsigned bits);
   // declare(), and a row for the save file in `rows` (scope `prefix`), shown through

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cosim_attach.hpp"
-#include "trace_session.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 #include "run_output.hpp"
@@ -91,8 +90,7 @@ int run_barrier(const BarrierOptions& o) {
   Cosim cosim;
   TraceSession trace(o.net);
   const BarrierResult r = run_barrier_experiment(o.net.config, o.params, [&](Machine& m) {
-    cosim = attach_rtl(m, o.net, o.params.seed);
-    trace.attach(m);
+    cosim = attach_network(m, o.net, o.params.seed, trace);
     // Barriers under load wait for sync messages to drain, which only model routers report.
     if (cosim.rtl && !o.params.load.pattern.empty())
       throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");

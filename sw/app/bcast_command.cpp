@@ -8,7 +8,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cosim_attach.hpp"
-#include "trace_session.hpp"
 #include "json_io.hpp"
 #include "run_output.hpp"
 
@@ -130,8 +129,7 @@ int run_bcast(const BcastOptions& o) {
   const Cosim* cosim_kept = nullptr;
   TraceSession trace(o.net);
   const BroadcastExperimentResult x = run_broadcast_experiment(cfg, p, [&](Machine& m) {
-    cosim_kept = new Cosim(attach_rtl(m, o.net, p.seed));
-    trace.attach(m);
+    cosim_kept = new Cosim(attach_network(m, o.net, p.seed, trace));
   });
   return report(o.json, *cosim_kept, seconds_since(wall0), [&](double wall) { print_result_json(o, x, *cosim_kept, wall); },
                 [&] { print_table(o, x); });

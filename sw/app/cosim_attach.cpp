@@ -5,11 +5,12 @@
 #include "../../model/core/flit_format.hpp"
 #include "../collective/member_spec.hpp"
 #include "run_output.hpp"
-#include "trace_session.hpp"
 
 namespace meshsync {
 
 using nlohmann::json;
+
+namespace {
 
 Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
   Cosim c;
@@ -51,6 +52,14 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
   (void)seed;
   throw ConfigError("this meshsync was built without RTL co-simulation (Verilator not found)");
 #endif
+}
+
+}  // namespace
+
+Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace) {
+  Cosim c = attach_rtl(m, o, seed);
+  trace.attach(m);
+  return c;
 }
 
 void to_json(json& j, const Cosim& c) {

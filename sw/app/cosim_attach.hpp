@@ -15,6 +15,7 @@
 #endif
 #include "../runtime/machine.hpp"
 #include "network_options.hpp"
+#include "trace_session.hpp"
 
 namespace meshsync {
 
@@ -28,9 +29,10 @@ struct Cosim {
   std::string config;
 };
 
-// Attaches the routers `o` asks for to `m` (none: an empty Cosim); ConfigError for a bad
-// request or a build without co-simulation.
-Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed);
+// What the network options put on a run's machine (the subcommands' MachineHook): the RTL
+// routers `o` asks for (none: an empty Cosim), then `trace`'s waveform probe, which shows
+// which routers are RTL. ConfigError for a bad request or a build without co-simulation.
+Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace);
 // Router-cycles the lockstep compared.
 std::uint64_t cycles_compared(const Cosim& c);
 void to_json(nlohmann::json& j, const Cosim& c);

@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cosim_attach.hpp"
-#include "trace_session.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
 #include "run_output.hpp"
@@ -111,10 +110,7 @@ int run_multicast(const MulticastOptions& o) {
   // Each algorithm's machine its RTL routers, kept like the machine until the process exits.
   std::vector<const Cosim*> cosims;
   const MulticastResult r = run_multicast_experiment(
-      cfg, p, [&](Machine& m) { 
-        cosims.push_back(new Cosim(attach_rtl(m, o.net, p.seed)));
-        trace.attach(m);
-      });
+      cfg, p, [&](Machine& m) { cosims.push_back(new Cosim(attach_network(m, o.net, p.seed, trace))); });
   const MeshShape& mesh = cfg.mesh;
   const double wall = seconds_since(wall0);
   if (o.json) {

@@ -7,7 +7,6 @@
 
 #include "../collective/path_multicast.hpp"
 #include "cosim_attach.hpp"
-#include "trace_session.hpp"
 
 namespace meshsync {
 
@@ -63,8 +62,7 @@ int run_soak(const SoakOptions& o) {
   Cosim cosim;
   TraceSession trace(o.net);
   const SoakResult r = run_soak_experiment(cfg, p, [&](Machine& m) {
-    cosim = attach_rtl(m, o.net, p.seed);
-    trace.attach(m);
+    cosim = attach_network(m, o.net, p.seed, trace);
   });
   if (o.json) {
     json j{{"passed", r.passed()},

@@ -54,16 +54,16 @@ TraceSession::TraceSession(const NetworkOptions& o) {
 void TraceSession::attach(Machine& m) {
   if (options_.path.empty()) return;
   if (probe_) throw ConfigError("--trace records one simulation, and this command runs several");
-  net_ = &m.mesh().core();
   probe_ = std::make_unique<WaveProbe>(m.mesh().core(), options_);
 }
 
 TraceSession::~TraceSession() {
   if (!probe_) return;
   const std::string trace = probe_->path(), save = probe_->save_path();
+  const bool simulated = probe_->network().ran(0);
   probe_->close();
   // Failed before the simulation started: bad input, and no file to keep.
-  if (std::uncaught_exceptions() > 0 && !net_->ran(0)) {
+  if (std::uncaught_exceptions() > 0 && !simulated) {
     std::error_code ec;
     const std::string stem = std::filesystem::path(trace).replace_extension().string();
     for (const std::string& f : {trace, save, stem + ".flit_kind.txt", stem + ".vc.txt", rtl_trace_path(trace)})

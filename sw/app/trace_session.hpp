@@ -35,7 +35,6 @@ class TraceSession {
  private:
   WaveOptions options_;
   std::unique_ptr<WaveProbe> probe_;
-  const NetworkCore* net_ = nullptr;
 };
 
 }  // namespace meshsync

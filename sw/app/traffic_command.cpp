@@ -8,7 +8,6 @@
 
 #include "../runtime/experiments/traffic_experiment.hpp"
 #include "cosim_attach.hpp"
-#include "trace_session.hpp"
 #include "json_io.hpp"
 #include "run_output.hpp"
 
@@ -23,8 +22,7 @@ int run_traffic(const TrafficOptions& o) {
   Cosim cosim;
   TraceSession trace(o.net);
   const TrafficExperimentResult x = run_traffic_experiment(cfg, p, [&](Machine& m) {
-    cosim = attach_rtl(m, o.net, p.seed);
-    trace.attach(m);
+    cosim = attach_network(m, o.net, p.seed, trace);
   });
   const TrafficResult& r = x.traffic;
   const double wall = seconds_since(wall0);

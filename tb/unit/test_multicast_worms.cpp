@@ -184,7 +184,7 @@ TEST_CASE("worms: a one-port NI can deadlock on its consumption channel, and the
     FAIL("expected a deadlock");
   } catch (const DeadlockError& e) {
     const std::string what = e.what();
-    CHECK_THAT(what, Catch::Contains("snake-worm"));
+    CHECK_THAT(what, Catch::Contains("snake_worm"));
     CHECK_THAT(what, Catch::Contains("and local (credits"));
     CHECK_THAT(what, Catch::Contains("waiting for output local (worm VC held by input"));
   }
