@@ -157,7 +157,7 @@ void NetworkCore::credit_out(NodeId from, int port, int vc, std::uint64_t cycle)
     return;
   }
   router(up).return_credit(out, vc, due);
-  if (probe_) probe_->touch(up, due);
+  if (probe_) probe_->on_credit(up, index(out), vc, due);
 }
 
 void NetworkCore::admit_far(std::uint64_t base) {

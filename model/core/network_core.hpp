@@ -42,11 +42,14 @@ class NetworkProbe {
   // make-up is known here, before its flits spread over the mesh).
   virtual void on_inject(NodeId /*node*/, const Flit& /*f*/, std::uint64_t /*cycle*/) {}
   virtual void after_step(NodeId node, std::uint64_t cycle) = 0;
-  // The node's visible state changes at `cycle` without the router running then (a
-  // credit arriving, software writing a register): refresh it then.
+  // The node's barrier registers change at `cycle` without the router running then
+  // (software writing one): look at them then.
   virtual void touch(NodeId node, std::uint64_t cycle) = 0;
+  // A credit for node's output `port`, VC `vc`, usable there from `due` on: the counter
+  // the router holds grows then (a probe that follows the counters need not read them).
+  virtual void on_credit(NodeId /*node*/, int /*port*/, int /*vc*/, std::uint64_t /*due*/) {}
   // A cycle in which the probe must see the mesh although no router has work (a credit
-  // that becomes usable then).
+  // that becomes usable then, a register software wrote).
   virtual std::uint64_t next_cycle() const = 0;
   virtual void begin_cycle(std::uint64_t cycle) = 0;
 };

@@ -1,5 +1,5 @@
-// What a waveform shows of a flit on a port: its kind and VC as names. One table for the
-// FST enumerations, the GTKWave translate filters and docs/waveforms.md.
+// What a waveform shows of a flit on a port: its kind, VC and nodes as names. One table
+// for the GTKWave translate filters and docs/waveforms.md.
 #pragma once
 
 #include <array>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../core/flit.hpp"
+#include "../core/geometry.hpp"
 
 namespace meshsync {
 
@@ -48,5 +49,18 @@ inline const std::vector<std::string>& vc_names() {
   return names;
 }
 inline constexpr unsigned kVcBits = 3;
+
+// A node as a trace shows it: its coordinates side by side, x in the high bits, so that
+// the bare number reads as x then y in binary; the filter names it "x,y".
+inline std::uint64_t node_value(Coord c, unsigned coord_bits) {
+  return static_cast<std::uint64_t>(c.x) << coord_bits | static_cast<std::uint64_t>(c.y);
+}
+inline std::vector<std::string> node_names(const MeshShape& mesh, unsigned coord_bits) {
+  std::vector<std::string> names(static_cast<std::size_t>(node_value({mesh.width - 1, mesh.height - 1}, coord_bits)) + 1);
+  for (int x = 0; x < mesh.width; ++x)
+    for (int y = 0; y < mesh.height; ++y)
+      names[static_cast<std::size_t>(node_value({x, y}, coord_bits))] = std::to_string(x) + "," + std::to_string(y);
+  return names;
+}
 
 }  // namespace meshsync

@@ -49,7 +49,8 @@ void group(std::ofstream& out, const SaveGroup& g, const std::vector<std::string
 
 void write_filter_file(const std::string& path, const std::vector<std::string>& names) {
   std::ofstream out = open(path);
-  for (std::size_t v = 0; v < names.size(); ++v) out << v << ' ' << names[v] << '\n';
+  for (std::size_t v = 0; v < names.size(); ++v)
+    if (!names[v].empty()) out << v << ' ' << names[v] << '\n';
 }
 
 void write_save_file(const std::string& path, const std::string& dump, const std::vector<std::string>& filters,

@@ -21,7 +21,8 @@ struct SaveGroup {
   std::vector<SaveGroup> groups;
 };
 
-// A translate filter: one line per value, "value name", values 0, 1, ... in decimal.
+// A translate filter: one line per named value, "value name", the value in decimal (an
+// empty name: the value has none).
 void write_filter_file(const std::string& path, const std::vector<std::string>& names);
 
 void write_save_file(const std::string& path, const std::string& dump, const std::vector<std::string>& filters,

@@ -24,7 +24,7 @@ constexpr std::uint64_t kUnitsPerCycle = 10;
 WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
     : net_(net), path_(o.path), file_(open_wave_file(o.path, wave_format_of(o.path))), from_(o.from), to_(o.to) {
   const MeshShape& mesh = net.mesh();
-  const unsigned coord_bits = bits_for(static_cast<std::uint64_t>(std::max(mesh.width, mesh.height) - 1));
+  coord_bits_ = bits_for(static_cast<std::uint64_t>(std::max(mesh.width, mesh.height) - 1));
   std::uint32_t deepest = 0;
   for (int v = 0; v < kVcs; ++v) deepest = std::max(deepest, net.config().router.depth(v));
   const unsigned credit_bits = bits_for(deepest);
@@ -38,9 +38,10 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
   // The files GTKWave reads beside the trace: TRACE.gtkw, TRACE.flit_kind.txt, TRACE.vc.txt.
   const std::string stem = std::filesystem::path(path_).replace_extension().string();
   save_path_ = stem + ".gtkw";
-  const std::vector<std::string> filters{stem + ".flit_kind.txt", stem + ".vc.txt"};
+  const std::vector<std::string> filters{stem + ".flit_kind.txt", stem + ".vc.txt", stem + ".node.txt"};
   write_filter_file(filters[0], flit_kind_names());
   write_filter_file(filters[1], vc_names());
+  write_filter_file(filters[2], node_names(mesh, coord_bits_));
   std::vector<SaveRow> top;
   std::vector<SaveGroup> groups;
 
@@ -63,13 +64,10 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
       const std::string at = "mesh." + router + "." + port + ".";
       SaveGroup pg{port, false, {}, {}};
       file_->push_scope(port);
-      declare_row(pg.rows, at, "valid", 1, SaveRow::Binary);
       declare_row(pg.rows, at, "kind", kFlitKindBits, SaveRow::Decimal, 0);
       declare_row(pg.rows, at, "vc", kVcBits, SaveRow::Decimal, 1);
-      declare_row(pg.rows, at, "src_x", coord_bits, SaveRow::Decimal);
-      declare_row(pg.rows, at, "src_y", coord_bits, SaveRow::Decimal);
-      declare_row(pg.rows, at, "dest_x", coord_bits, SaveRow::Decimal);
-      declare_row(pg.rows, at, "dest_y", coord_bits, SaveRow::Decimal);
+      declare_row(pg.rows, at, "src", 2 * coord_bits_, SaveRow::Decimal, 2);
+      declare_row(pg.rows, at, "dest", 2 * coord_bits_, SaveRow::Decimal, 2);
       declare_row(pg.rows, at, "gid", 8, SaveRow::Decimal);
       declare_row(pg.rows, at, "packet", 32, SaveRow::Decimal);
       declare_row(pg.rows, at, "dests_left", 8, SaveRow::Decimal);
@@ -109,7 +107,13 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
     groups.push_back(std::move(rg));
     traced_index_[n] = static_cast<std::int32_t>(traced_.size());
     traced_.push_back(t);
-    if (t.model) refresh(n, 0);
+    if (t.model) {
+      const RouterCore& r = net.router(n);
+      std::uint32_t s = t.credits;
+      for (Port p : kAllPorts)
+        for (int v = 0; v < kVcs; ++v) set(s++, r.credits(p, v));
+      show_registers(n, true);
+    }
   }
   file_->pop_scope();
   write_save_file(save_path_, path_, filters, top, groups);
@@ -150,14 +154,10 @@ void WaveProbe::on_output(NodeId node, int port, const Flit& f, std::uint64_t) {
   if (t < 0) return;
   const std::uint32_t base = traced_[static_cast<std::size_t>(t)].ports + static_cast<std::uint32_t>(port) * kPortFields;
   const MeshShape& mesh = net_.mesh();
-  const Coord s = mesh.coord(f.src), d = mesh.coord(f.dest);
-  set(base + Valid, 1);
   set(base + Kind, static_cast<std::uint64_t>(flit_kind(f)));
   set(base + Vc, static_cast<std::uint64_t>(f.vc()));
-  set(base + SrcX, static_cast<std::uint64_t>(s.x));
-  set(base + SrcY, static_cast<std::uint64_t>(s.y));
-  set(base + DestX, static_cast<std::uint64_t>(d.x));
-  set(base + DestY, static_cast<std::uint64_t>(d.y));
+  set(base + Src, node_value(mesh.coord(f.src), coord_bits_));
+  set(base + Dest, node_value(mesh.coord(f.dest), coord_bits_));
   set(base + Gid, f.sync || f.tree ? f.gid : 0);
   set(base + Packet, f.packet & 0xffffffffu);
   // A multidestination worm's address flit j heads the worm to its last k - j
@@ -173,11 +173,32 @@ void WaveProbe::on_output(NodeId node, int port, const Flit& f, std::uint64_t) {
     set(base + DestsLeft, f.tree ? 0 : 1);
   }
   pulsing_.emplace_back(node, port);
+  // A flit sent to a neighbour took a credit for its VC (every output but Local is a link:
+  // nothing leaves through the mesh's edge).
+  const Traced& tr = traced_[static_cast<std::size_t>(t)];
+  if (tr.model && port != index(Port::Local)) {
+    const std::uint32_t s = tr.credits + static_cast<std::uint32_t>(port * kVcs + f.vc());
+    set(s, vars_[s].now - 1);
+  }
 }
 
-void WaveProbe::after_step(NodeId node, std::uint64_t cycle) {
+void WaveProbe::on_credit(NodeId node, int port, int vc, std::uint64_t due) {
   const std::int32_t t = traced_index_[node];
-  if (t >= 0 && traced_[static_cast<std::size_t>(t)].model) refresh(node, cycle);
+  if (t < 0 || !traced_[static_cast<std::size_t>(t)].model) return;
+  const CreditReturn cr{due, traced_[static_cast<std::size_t>(t)].credits + static_cast<std::uint32_t>(port * kVcs + vc)};
+  // Returns come due in the order they were sent, but for links slowed at run time.
+  if (credit_returns_.empty() || credit_returns_.back().due <= due) {
+    credit_returns_.push_back(cr);
+    return;
+  }
+  const auto at = std::upper_bound(credit_returns_.begin(), credit_returns_.end(), due,
+                                   [](std::uint64_t d, const CreditReturn& r) { return d < r.due; });
+  credit_returns_.insert(at, cr);
+}
+
+void WaveProbe::after_step(NodeId node, std::uint64_t) {
+  const std::int32_t t = traced_index_[node];
+  if (t >= 0 && traced_[static_cast<std::size_t>(t)].model) show_registers(node, false);
 }
 
 void WaveProbe::touch(NodeId node, std::uint64_t cycle) {
@@ -185,17 +206,14 @@ void WaveProbe::touch(NodeId node, std::uint64_t cycle) {
   if (t >= 0 && traced_[static_cast<std::size_t>(t)].model) touched_.emplace(cycle, node);
 }
 
-void WaveProbe::refresh(NodeId node, std::uint64_t cycle) {
+void WaveProbe::show_registers(NodeId node, bool always) {
   Traced& t = traced_[static_cast<std::size_t>(traced_index_[node])];
   const RouterCore& r = net_.router(node);
-  const RouterCore::CreditCounts credits = r.credits_at(cycle);
-  // Most steps move a flit or two: the counters as a whole are compared first.
-  if (credits != t.last_credits) {
-    std::uint32_t s = t.credits;
-    for (Port p : kAllPorts)
-      for (int v = 0; v < kVcs; ++v) set(s++, credits[static_cast<std::size_t>(index(p) * kVcs + v)]);
-    t.last_credits = credits;
-  }
+  // A router's step changes its registers only when one is in use (a sync message finds
+  // none otherwise), and most steps of a traced run are unicast traffic's.
+  const bool in_use = r.registers().in_use() > 0;
+  if (!always && !in_use && !t.registers_shown) return;
+  t.registers_shown = in_use;
   std::uint32_t s = t.registers;
   for (std::uint32_t i = 0; i < t.num_registers; ++i) {
     const BarrierRegister& b = r.registers().at(static_cast<int>(i));
@@ -208,12 +226,21 @@ void WaveProbe::refresh(NodeId node, std::uint64_t cycle) {
   }
 }
 
-std::uint64_t WaveProbe::next_cycle() const { return touched_.empty() ? kNever : touched_.top().first; }
+std::uint64_t WaveProbe::next_cycle() const {
+  std::uint64_t next = touched_.empty() ? kNever : touched_.top().first;
+  if (!credit_returns_.empty()) next = std::min(next, credit_returns_.front().due);
+  return next;
+}
 
 void WaveProbe::begin_cycle(std::uint64_t cycle) {
   advance(cycle);
+  while (!credit_returns_.empty() && credit_returns_.front().due <= cycle) {
+    const std::uint32_t s = credit_returns_.front().signal;
+    set(s, vars_[s].now + 1);
+    credit_returns_.pop_front();
+  }
   while (!touched_.empty() && touched_.top().first <= cycle) {
-    refresh(touched_.top().second, cycle);
+    show_registers(touched_.top().second, true);
     touched_.pop();
   }
 }
@@ -260,7 +287,6 @@ void WaveProbe::advance(std::uint64_t end) {
     for (const auto& [node, port] : pulsing_) {
       const std::uint32_t base =
           traced_[static_cast<std::size_t>(traced_index_[node])].ports + static_cast<std::uint32_t>(port) * kPortFields;
-      set(base + Valid, 0);
       set(base + Kind, static_cast<std::uint64_t>(FlitKind::Idle));
     }
     pulsing_.clear();
