@@ -287,7 +287,8 @@ module meshsync_barrier_regfile #(
     if (rst_ni) begin
       for (int a = 0; a < NumRegs; a++) begin
         for (int b = a + 1; b < NumRegs; b++) begin
-          assert (!(valid_q[a] && valid_q[b] && gid_q[a*GidW +: GidW] == gid_q[b*GidW +: GidW]));
+          UniqueGid_A: assert (!(valid_q[a] && valid_q[b] && gid_q[a*GidW +: GidW] == gid_q[b*GidW +: GidW]))
+            else $error("registers %0d and %0d hold one GID", a, b);
         end
       end
     end

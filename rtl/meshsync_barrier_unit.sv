@@ -217,8 +217,10 @@ module meshsync_barrier_unit #(
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       for (int k = 0; k < NumRegs; k++) begin
-        assert (!(pend_q[k] || emitting_i[k]) || (valid_i[k] && member_i[k]));
-        assert (!(pend_q[k] && emitting_i[k]));
+        BatchOfMember_A: assert (!(pend_q[k] || emitting_i[k]) || (valid_i[k] && member_i[k]))
+          else $error("register %0d has a batch but is no valid member", k);
+        OneBatch_A: assert (!(pend_q[k] && emitting_i[k]))
+          else $error("register %0d has a batch pending while its last is sent", k);
       end
     end
   end

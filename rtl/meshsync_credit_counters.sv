@@ -59,8 +59,10 @@ module meshsync_credit_counters #(
     // downstream buffer's depth unless a neighbour returned one too many (error_o).
     always_ff @(posedge clk_i) begin
       if (rst_ni) begin
-        assert (!send_i[v] || count_q != '0);
-        assert (overflow[v] || count_d <= Depth);
+        SendWithCredit_A: assert (!send_i[v] || count_q != '0)
+          else $error("a flit sent on VC %0d without a credit", v);
+        CreditsWithinDepth_A: assert (overflow[v] || count_d <= Depth)
+          else $error("VC %0d holds more credits than its downstream buffer's depth", v);
       end
     end
 `endif

@@ -32,4 +32,15 @@ module meshsync_input_arbiter (
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertion (simulation only): a grant goes to one requester, the one it names; no
+  // grant without a request.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      GrantToRequester_A: assert (sel_valid_o == (|eligible_i) && (!sel_valid_o || eligible_i[sel_vc_o]))
+        else $error("a grant to no requester, or a request without a grant");
+    end
+  end
+`endif
+
 endmodule

@@ -158,4 +158,14 @@ module meshsync_input_buffer #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertion (simulation only): an input pops only a VC that holds a flit (its arbiter
+  // picks among eligible VCs, and an eligible VC has a head).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      NoPopFromEmpty_A: assert (!pop_i || !empty_o) else $error("pop from an empty input buffer");
+    end
+  end
+`endif
+
 endmodule

@@ -12,12 +12,14 @@ module meshsync_mesh #(
   parameter int unsigned MeshH = 4,
   /// Link latency in cycles (>= 1), flits and credits alike: the model's tp.
   parameter int unsigned Tp = 5,
-  /// Router parameters, passed through (meshsync_router.sv documents them).
+  /// Router parameters, passed through (meshsync_router.sv documents them and their
+  /// defaults, the design point).
   parameter int unsigned FlitW = 32,
-  parameter int unsigned BufferDepth = 16,
-  parameter int unsigned SyncBufferDepth = 4,
+  parameter int unsigned BufferDepth = 4,
+  parameter int unsigned SyncBufferDepth = 2,
+  parameter int unsigned TreeBufferDepth = 10,
   parameter int unsigned NumRegs = 4,
-  parameter int unsigned MaxChildren = 8,
+  parameter int unsigned MaxChildren = 4,
   parameter int unsigned Trn = 5,
   parameter int unsigned Trm = 30,
   /// Bits of an x coordinate.
@@ -96,6 +98,7 @@ module meshsync_mesh #(
         .FlitW           (FlitW),
         .BufferDepth     (BufferDepth),
         .SyncBufferDepth (SyncBufferDepth),
+        .TreeBufferDepth (TreeBufferDepth),
         .NumRegs         (NumRegs),
         .MaxChildren     (MaxChildren),
         .Trn             (Trn),

@@ -38,4 +38,15 @@ module meshsync_output_arbiter #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertion (simulation only): a grant goes to one requester, the one it names; no
+  // grant without a request.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      GrantToRequester_A: assert (gnt_valid_o == (|req_i) && (!gnt_valid_o || req_i[gnt_idx_o]))
+        else $error("a grant to no requester, or a request without a grant");
+    end
+  end
+`endif
+
 endmodule

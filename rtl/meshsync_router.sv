@@ -20,6 +20,12 @@
 //   - local_ready_o[ch*NumVcs+v]: a flit presented now on injection channel ch, VC v, fits;
 //   - inj_pop_o[ch*NumVcs+v]: a flit leaves injection channel ch's buffer, VC v (combinational);
 //   - idle_o: nothing buffered and nothing waiting, from the state at the start of cycle c.
+//
+// The parameters' defaults are the design point an architect synthesizes (docs/rtl.md, "The
+// design point"): 4-flit worm buffers, 2-flit sync buffers, a 10-flit tree VC (a head, a
+// fragment index and 32 bytes), four registers of four children (a BTM member's most). The
+// simulator's default router (the papers' network, 16-flit buffers, 66-flit tree worms) is
+// the configuration `model` of rtl/configurations.txt.
 module meshsync_router #(
   /// Mesh width (columns); sets the x coordinate width.
   parameter int unsigned MeshW = 8,
@@ -28,15 +34,15 @@ module meshsync_router #(
   /// Flit width: the contract's 32-bit format (head, tail, sync, R, type, gid, data, dest).
   parameter int unsigned FlitW = 32,
   /// Worm VC (VC 0 and VC 3) input buffer depth, and the credits of each output's VC 0 and 3.
-  parameter int unsigned BufferDepth = 16,
+  parameter int unsigned BufferDepth = 4,
   /// Depth of each sync VC input buffer (VC 1, VC 2), and their credits.
-  parameter int unsigned SyncBufferDepth = 4,
+  parameter int unsigned SyncBufferDepth = 2,
   /// Depth of the tree VC input buffer (VC 4), and its credits: the longest tree worm.
-  parameter int unsigned TreeBufferDepth = 66,
+  parameter int unsigned TreeBufferDepth = 10,
   /// Barrier registers (CAM entries); 0, 4 and 16 are the measured points.
   parameter int unsigned NumRegs = 4,
   /// Children one barrier register holds (BTM needs 4).
-  parameter int unsigned MaxChildren = 8,
+  parameter int unsigned MaxChildren = 4,
   /// Router delay when a router only forwards (cycles, >= 1): ready = arrival + Trn - 1.
   parameter int unsigned Trn = 5,
   /// Router delay when a sync message is processed (cycles, >= 1).
@@ -106,6 +112,27 @@ module meshsync_router #(
   output logic                                                   idle_o
 );
 
+  // Parameter checks at elaboration (meshsync_parameter_check): first, so that its message
+  // comes before what a bad value breaks further down.
+  meshsync_parameter_check #(
+    .MeshW           (MeshW),
+    .MeshH           (MeshH),
+    .FlitW           (FlitW),
+    .BufferDepth     (BufferDepth),
+    .SyncBufferDepth (SyncBufferDepth),
+    .TreeBufferDepth (TreeBufferDepth),
+    .NumRegs         (NumRegs),
+    .MaxChildren     (MaxChildren),
+    .Trn             (Trn),
+    .Trm             (Trm),
+    .NiPorts         (NiPorts)
+  ) u_parameter_check ();
+
+  // The depths the units are built with: a depth of 0 is refused above; at least 1 here
+  // lets elaboration reach that message instead of stopping at a zero-width buffer.
+  localparam int unsigned WormDepth = (BufferDepth > 0) ? BufferDepth : 1;
+  localparam int unsigned SyncDepth = (SyncBufferDepth > 0) ? SyncBufferDepth : 1;
+
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
   localparam int unsigned NumOwners = meshsync_pkg::NumOwners;
@@ -122,7 +149,7 @@ module meshsync_router #(
   localparam int unsigned MaxDelay = (Trm > Trn) ? Trm : Trn;
   localparam int unsigned CntW = (MaxDelay > 1) ? $clog2(MaxDelay) : 1;
   // At most one CS path per other node crosses a router.
-  localparam int unsigned PathRefsW = $clog2(MeshW * MeshH);
+  localparam int unsigned PathRefsW = (MeshW * MeshH > 1) ? $clog2(MeshW * MeshH) : 1;
   localparam int unsigned TailBit = meshsync_pkg::tail_bit(FlitW);
 
   // The register request carries a child count in a fixed width.
@@ -224,8 +251,8 @@ module meshsync_router #(
 
     meshsync_input_port #(
       .FlitW           (FlitW),
-      .BufferDepth     (BufferDepth),
-      .SyncBufferDepth (SyncBufferDepth),
+      .BufferDepth     (WormDepth),
+      .SyncBufferDepth (SyncDepth),
       .TreeBufferDepth (TreeBufferDepth),
       .Trn             (Trn),
       .Trm             (Trm),
@@ -548,13 +575,17 @@ module meshsync_router #(
         for (int o = 0; o < NumOut; o++) begin
           outs += int'(gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i)));
         end
-        assert ($countones(pop[i*NumVcs +: NumVcs]) == int'(in_gnt[i]));
+        OnePopPerGrant_A: assert ($countones(pop[i*NumVcs +: NumVcs]) == int'(in_gnt[i]))
+          else $error("input %0d popped %0d flits on %0d grants", i, $countones(pop[i*NumVcs +: NumVcs]),
+                      int'(in_gnt[i]));
         if (!in_gnt[i] || take[i] || req_drop[i]) begin
-          assert (outs == 0);
+          FlitConserved_A: assert (outs == 0) else $error("input %0d: a flit left that was not popped", i);
         end else if (req_tree[i]) begin
-          assert (outs == $countones(tree_outs[i*NumOut +: NumOut]));
+          FlitConservedTree_A: assert (outs == $countones(tree_outs[i*NumOut +: NumOut]))
+            else $error("input %0d: a tree flit left on %0d outputs, not those it claimed", i, outs);
         end else begin
-          assert (outs == 1 + int'(req_copy[i]));
+          FlitConservedWorm_A: assert (outs == 1 + int'(req_copy[i]))
+            else $error("input %0d: a popped flit left on %0d outputs", i, outs);
         end
       end
     end
@@ -596,8 +627,8 @@ module meshsync_router #(
     .NumIn           (NumIn),
     .NumOut          (NumOut),
     .NiPorts         (NiPorts),
-    .BufferDepth     (BufferDepth),
-    .SyncBufferDepth (SyncBufferDepth),
+    .BufferDepth     (WormDepth),
+    .SyncBufferDepth (SyncDepth),
     .TreeBufferDepth (TreeBufferDepth),
     .IdxW            (IdxW),
     .InW             (InW)

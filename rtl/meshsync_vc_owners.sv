@@ -73,6 +73,30 @@ module meshsync_vc_owners #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Assertions (simulation only): a worm VC held by an input carries that input's flits
+  // only, and a tree claim takes a tree VC nobody holds.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int o = 0; o < NumOut; o++) begin
+        for (int s = 0; s < NumOwners; s++) begin
+          if (leave_i[o] && (leave_vc_i[o*VcW +: VcW] == meshsync_pkg::owner_vc(s)) &&
+              valid_q[meshsync_pkg::owner_slot(o, s)]) begin
+            VcOwnerLeaves_A: assert (owner_q[meshsync_pkg::owner_slot(o, s)*PortW +: PortW] ==
+                                     PortW'(leave_idx_i[o*IdxW +: IdxW]))
+              else $error("a flit left on output %0d's worm VC %0d, held by another input", o,
+                          meshsync_pkg::owner_vc(s));
+          end
+        end
+        if (claim_ok_i[o]) begin
+          VcOwnerClaim_A: assert (!valid_q[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)])
+            else $error("a tree claim took output %0d's tree VC, which is held", o);
+        end
+      end
+    end
+  end
+`endif
+
   for (genvar o = 0; o < NumOut; o++) begin : gen_tree_free
     assign tree_free_o[o] = !valid_q[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)];
   end

@@ -2,6 +2,7 @@
 # Verilator build (tb/rtl, model/cosim). scripts/lint-rtl and scripts/synth list them too.
 set(MESHSYNC_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(MESHSYNC_RTL_MODULES
+  meshsync_parameter_check.sv
   meshsync_rr_pick.sv
   meshsync_route.sv
   meshsync_child_hops.sv

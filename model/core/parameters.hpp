@@ -66,6 +66,10 @@ struct Parameter {
   const char* name;      // the option (--name) and the word in validate()'s messages
   const char* json_key;  // its key in the JSON object "timing" or "router"
   const char* rtl;       // the Verilog parameter of meshsync_router, or nullptr: model only
+  // Its Verilog default: the router an architect synthesizes (docs/rtl.md, "The design
+  // point"), which the model's default (the field's initializer: the papers' network)
+  // need not be. 0 for a row without an RTL parameter.
+  std::uint32_t rtl_default;
   std::uint32_t min, max;
   const char* unit;        // "cycle", "flit", or "" for a count: validate()'s messages
   const char* doc;         // the option's help line
@@ -100,26 +104,27 @@ inline constexpr ParameterChoice kNiChoices[] = {{"one-port", 1}, {"all-port", 4
 
 // The order is the command line's (--help) and describe_router()'s.
 inline constexpr Parameter kParameters[] = {
-    // name, JSON key, RTL parameter, min, max, unit, help line, why the minimum, why the maximum
-    {"ts", "ts", nullptr, 1, kParameterLarge, "cycle", "start-up at the NI, cycles", "the NI registers the request",
+    // name, JSON key, RTL parameter and its default, min, max, unit, help line, why the
+    // minimum, why the maximum
+    {"ts", "ts", nullptr, 0, 1, kParameterLarge, "cycle", "start-up at the NI, cycles", "the NI registers the request",
      "", &Timing::ts},
-    {"tp", "tp", nullptr, 1, kParameterLarge, "cycle", "link traversal, cycles", "", "", &Timing::tp},
-    {"trn", "trn", "Trn", 1, kParameterLarge, "cycle", "router delay when only forwarding, cycles", "", "",
+    {"tp", "tp", nullptr, 0, 1, kParameterLarge, "cycle", "link traversal, cycles", "", "", &Timing::tp},
+    {"trn", "trn", "Trn", 5, 1, kParameterLarge, "cycle", "router delay when only forwarding, cycles", "", "",
      &Timing::trn},
-    {"trm", "trm", "Trm", 1, kParameterLarge, "cycle", "router delay at a member for a sync message, cycles", "",
+    {"trm", "trm", "Trm", 30, 1, kParameterLarge, "cycle", "router delay at a member for a sync message, cycles", "",
      "", &Timing::trm},
-    {"buffer-depth", "buffer_depth", "BufferDepth", 1, kParameterLarge, "flit", "worm VC input buffer, flits", "",
+    {"buffer-depth", "buffer_depth", "BufferDepth", 4, 1, kParameterLarge, "flit", "worm VC input buffer, flits", "",
      "", nullptr, &RouterParams::buffer_depth},
-    {"tree-buffer-depth", "tree_buffer_depth", "TreeBufferDepth", 2, 65535, "flit",
+    {"tree-buffer-depth", "tree_buffer_depth", "TreeBufferDepth", 10, 2, 65535, "flit",
      "tree worm VC input buffer, flits: the longest tree multicast worm", "a head and a word", "", nullptr,
      &RouterParams::tree_buffer_depth},
-    {"sync-buffer-depth", "sync_buffer_depth", "SyncBufferDepth", 1, kParameterLarge, "flit",
+    {"sync-buffer-depth", "sync_buffer_depth", "SyncBufferDepth", 2, 1, kParameterLarge, "flit",
      "each sync VC input buffer, flits", "", "", nullptr, &RouterParams::sync_buffer_depth},
-    {"registers", "barrier_registers", "NumRegs", 0, 256, "", "barrier registers per router", "",
+    {"registers", "barrier_registers", "NumRegs", 4, 0, 256, "", "barrier registers per router", "",
      "8-bit GID space", nullptr, &RouterParams::barrier_registers},
-    {"max-children", "max_children", "MaxChildren", 4, 64, "", "children one barrier register holds",
+    {"max-children", "max_children", "MaxChildren", 4, 4, 64, "", "children one barrier register holds",
      "a BTM member has up to 4", "", nullptr, &RouterParams::max_children},
-    {"ni", "ni_ports", "NiPorts", 1, 4, "", "one-port | all-port (4 injection, 4 ejection channels)", "", "",
+    {"ni", "ni_ports", "NiPorts", 1, 1, 4, "", "one-port | all-port (4 injection, 4 ejection channels)", "", "",
      nullptr, &RouterParams::ni_ports, kNiChoices, std::size(kNiChoices)},
 };
 

@@ -60,8 +60,15 @@ std::string describe_flit(std::uint32_t b) {
   return s.str();
 }
 
-RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_params) {
+RtlParams verilog_defaults() {
   RtlParams p;
+  for (const Parameter& row : kParameters)
+    if (row.rtl != nullptr) row.of(p) = row.rtl_default;
+  return p;
+}
+
+RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_params) {
+  RtlParams p = verilog_defaults();
   p.name = name;
   std::istringstream in(verilog_params);
   for (std::string item; in >> item;) {

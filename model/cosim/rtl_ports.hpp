@@ -55,8 +55,11 @@ struct RtlParams {
   int outputs() const { return ni_ports() > 1 ? kPorts + 4 : kPorts; }
 };
 
+// The router meshsync_router.sv builds without parameters: the design point
+// (Parameter::rtl_default).
+RtlParams verilog_defaults();
 // A configuration from its line in rtl/configurations.txt: the Verilog parameters that
-// differ from the defaults, "BufferDepth=4 Trn=2 ...". Throws std::invalid_argument for
+// differ from the Verilog defaults, "BufferDepth=16 Trn=2 ...". Throws std::invalid_argument for
 // a parameter the model has no counterpart for, a malformed entry or a value outside
 // the parameter's range.
 RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_params);

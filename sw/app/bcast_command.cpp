@@ -28,7 +28,8 @@ json row_json(const BroadcastSummary& row, bool per_rank, const MeshShape& mesh)
   if (t.ran) {
     int worst = 0;
     for (int k : t.penalty_rounds) worst = std::max(worst, k);
-    j["two_stage"] = json{{"fragments", t.fragments}, {"sync_rank", t.sync_rank ? json(*t.sync_rank) : json(nullptr)},
+    j["two_stage"] = json{{"fragments", t.fragments}, {"fragment_bytes", t.fragment_bytes},
+                          {"sync_rank", t.sync_rank ? json(*t.sync_rank) : json(nullptr)},
                           {"multicasts", t.multicasts}, {"reliable_sends", t.reliable_sends},
                           {"chain_received", t.chain_received},
                           {"copies_kept", t.copies_kept}, {"copies_unposted", t.copies_unposted},

@@ -48,6 +48,7 @@ struct TwoStageStats {
   bool ran = false;       // stage 1 and 2 ran
   bool fallback = false;  // fewer ranks than the threshold: TUNED's binomial tree ran
   std::size_t fragments = 0;
+  std::uint64_t fragment_bytes = 0;  // the largest (two_stage_fragments)
   std::optional<Rank> sync_rank;  // stage 0 "sync": the rank the root waited for
   std::uint64_t multicasts = 0;      // stage 1: tree multicasts the root sent (F)
   std::uint64_t reliable_sends = 0;  // stage 2: chain messages sent, (P-1) F ...

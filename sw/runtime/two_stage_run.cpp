@@ -33,7 +33,7 @@ NetworkInterface::DatagramCounts datagram_counts(Machine& m, const std::vector<N
 TwoStageRun::TwoStageRun(Machine& m, const Communicator& comm, Rank root, BroadcastMessage msg,
                          std::vector<std::uint8_t> data, std::uint64_t start, TwoStageOptions opt,
                          std::function<void()> finished)
-    : m_(m), comm_(comm), root_(root), msg_(msg), data_(std::move(data)), start_(start), opt_(opt),
+    : m_(m), comm_(comm), root_(root), msg_(two_stage_fragments(msg, m.mesh().config().router.tree_buffer_depth)), data_(std::move(data)), start_(start), opt_(opt),
       finished_(std::move(finished)) {
   for (const TreeNode& t : comm_.members()) nodes_.push_back(t.node);
   if (nodes_.size() < 2) throw std::invalid_argument("TwoStageRun: a broadcast needs two ranks");
@@ -49,6 +49,7 @@ TwoStageRun::TwoStageRun(Machine& m, const Communicator& comm, Rank root, Broadc
   for (Rank r = 0; r < nodes_.size(); ++r) out_.ranks[r].node = nodes_[r];
   out_.two_stage.ran = true;
   out_.two_stage.fragments = F;
+  out_.two_stage.fragment_bytes = msg_.packet_bytes(0);
   if (opt_.stage0 == Stage0::Sync) out_.two_stage.sync_rank = sync_rank(opt_.seed, opt_.call, root_, nodes_.size());
   // The NIs count copies over their lifetime: this run's are the difference.
   datagrams_before_ = datagram_counts(m_, nodes_);

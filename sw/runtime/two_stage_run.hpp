@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "../collective/two_stage.hpp"
@@ -19,9 +20,18 @@ namespace meshsync {
 
 enum class Stage0 : std::uint8_t { None, Delay, Sync };
 
-// The flits of the largest fragment's tree worm: its packet (head and data words) and the
-// fragment index word. It must fit a tree buffer (docs/tree-multicast.md).
-inline std::uint64_t fragment_worm_flits(const BroadcastMessage& msg) { return msg.flits(0) + 1; }
+// The smallest tree VC that carries a fragment: a head, the fragment index and a word.
+inline constexpr std::uint32_t kTwoStageTreeDepth = 3;
+
+// The fragments stage 1 multicasts: the message's packets, or smaller ones where such a
+// packet's tree worm would not fit the tree VC (`tree_depth` flits): the NI fragments to
+// fit, as a hardware tree VC shorter than the MTU asks (docs/broadcast.md, "Fragments").
+inline BroadcastMessage two_stage_fragments(BroadcastMessage msg, std::uint32_t tree_depth) {
+  if (tree_depth < kTwoStageTreeDepth) throw std::invalid_argument("two-stage broadcast: a tree VC of under 3 flits");
+  const std::uint64_t fits = std::uint64_t{tree_depth - 2} * kBytesPerFlit;
+  if (msg.mtu > fits) msg.mtu = fits;
+  return msg;
+}
 
 struct TwoStageOptions {
   Stage0 stage0 = Stage0::Sync;
@@ -30,8 +40,8 @@ struct TwoStageOptions {
   std::uint64_t call = 0;        // which broadcast of the communicator this is
 };
 
-// The message's packets are the fragments; a fragment's message (multicast or chain)
-// carries its index in the first body word, its bytes after it.
+// The fragments (two_stage_fragments) are packets of the message; a fragment's message
+// (multicast or chain) carries its index in the first body word, its bytes after it.
 class TwoStageRun {
  public:
   // `comm` holds the ranks' nodes (its members in node-id order are the ranks) and must

@@ -32,6 +32,9 @@ struct MixedRun : MixedCounts {
 MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const std::string& config,
                    std::uint64_t seed, std::uint32_t ni_ports = 1) {
   NetworkConfig cfg = make_config(mesh);
+  // A named configuration's router, or the model's defaults (which `model` is built as).
+  for (const rtl::RtlBuild& b : rtl::rtl_builds())
+    if (!config.empty() && b.params.name == config) cfg = with_rtl_router(cfg, b.params);
   cfg.timing = Timing{40, 2, 5, 30};
   cfg.router.ni_ports = ni_ports;
   Machine m(cfg);
@@ -95,7 +98,9 @@ TEST_CASE("cosim: lockstep stops at the first difference of a broken RTL copy", 
   // rtl/sources.cmake meshsync_rtl_with_broken_arbiter: an output arbiter that skips
   // input -X after granting +X.
   static const bool added = [] {
-    rtl::RtlParams p = rtl::rtl_builds().front().params;
+    // Built as the Verilog defaults, the design point (tb/cosim/CMakeLists.txt).
+    rtl::RtlParams p = rtl::verilog_defaults();
+    p.mesh_w = p.mesh_h = flit_format::kMaxMeshSide;
     p.name = "broken";
     rtl::add_rtl_build({p, [p](VerilatedContext* ctx, const std::string& n) -> std::unique_ptr<rtl::RtlRouter> {
                           return std::make_unique<rtl::VerilatedRouter<Vrouter_cosim_broken>>(p, ctx, n);

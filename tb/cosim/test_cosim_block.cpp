@@ -29,7 +29,7 @@ bool add_block(const std::string& name) {
   return true;
 }
 
-// The 3x2 block of default routers as configuration "small3x2", registered once.
+// The 3x2 block of design-point routers (meshsync_router.sv's defaults) as configuration "small3x2", registered once.
 bool small_block_added() {
   static const bool added = add_block<Vmesh_small>("small3x2");
   return added;
@@ -40,7 +40,8 @@ bool small_block_added() {
 TEST_CASE("cosim: a 3x2 mesh block in lockstep with the model under traffic, multicasts and barriers",
           "[cosim][block][lockstep]") {
   REQUIRE(small_block_added());
-  const BlockRun r = run_block_lockstep(MeshShape{3, 2}, 20000, 0.1, "small3x2", 3);
+  const rtl::RtlParams design_point = rtl::verilog_defaults();
+  const BlockRun r = run_block_lockstep(MeshShape{3, 2}, 20000, 0.1, "small3x2", 3, &design_point);
   INFO(r << ", block cycles compared " << r.compared);
   CHECK(r.cycles >= 20000);
   CHECK(r.multicast_worms > 60);
@@ -57,7 +58,8 @@ TEST_CASE("cosim: mesh lockstep stops at the first difference of a broken RTL me
   REQUIRE(added);
   try {
     // Heavy load: the skipped turn shows only where +X and -X compete for one output.
-    run_block_lockstep(MeshShape{3, 2}, 20000, 0.3, "broken", 2);
+    const rtl::RtlParams design_point = rtl::verilog_defaults();
+    run_block_lockstep(MeshShape{3, 2}, 20000, 0.3, "broken", 2, &design_point);
     FAIL("mesh lockstep did not notice the broken arbiter");
   } catch (const SimulationError& e) {
     check_first_difference(e.what(), "node (");
@@ -68,7 +70,7 @@ TEST_CASE("cosim: mesh lockstep stops at the first difference of a broken RTL me
 TEST_CASE("cosim: the mesh block says it carries no tree worms, which bcast and soak refuse up front",
           "[cosim][block]") {
   REQUIRE(small_block_added());
-  NetworkConfig cfg = make_config(MeshShape{3, 2});
+  const NetworkConfig cfg = with_rtl_router(make_config(MeshShape{3, 2}), rtl::verilog_defaults());
   Machine m(cfg);
   CHECK(m.mesh().core().carries_tree_worms());
   rtl::RtlMeshBlock block(m.mesh().core(), false, "small3x2");

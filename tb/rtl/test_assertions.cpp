@@ -1,9 +1,15 @@
 // The RTL's assertions (Verilator --assert; synthesis never sees them) each catch the bug
 // they are written for: every mutant of tb/rtl/CMakeLists.txt is the default router with
-// one deliberate bug, and the random lockstep bench must stop on an assertion, not merely
-// on an output difference. The correct routers run every lockstep test with the same
-// assertions on, so none of them fires there.
+// one deliberate bug, and the random lockstep bench must stop on that bug's assertion
+// (Verilator prints its label), not merely on an output difference. The correct routers run every lockstep test with the same assertions on, so
+// none of them fires there.
 #include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 
 #include "lockstep.hpp"
 #include "random_bench.hpp"
@@ -13,12 +19,41 @@ using namespace meshsync::rtl;
 
 namespace {
 
-void expect_assertion(const std::string& mutant, BenchOptions opt) {
-  const BenchResult r = run_random_bench(make_rtl_router(mutant), opt);
-  INFO("mutant " << mutant << ": " << r.stats.summary());
+// What the process writes to standard output while `body` runs: Verilator prints a failed
+// assertion's label and message there.
+template <class Body>
+std::string captured_stdout(Body body) {
+  std::fflush(stdout);
+  char path[] = "/tmp/meshsync-assert-XXXXXX";
+  const int fd = mkstemp(path);
+  REQUIRE(fd >= 0);
+  const int saved = dup(1);
+  dup2(fd, 1);
+  body();
+  std::fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  close(fd);
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::remove(path);
+  return text.str();
+}
+
+// The bench on `mutant` stops on an assertion, and Verilator names `label`
+// (meshsync_*.sv) among those that failed.
+void expect_assertion(const std::string& mutant, BenchOptions opt, const std::string& label) {
+  BenchResult r;
+  const std::string printed = captured_stdout([&] { r = run_random_bench(make_rtl_router(mutant), opt); });
+  INFO("mutant " << mutant << ": " << r.stats.summary() << "\n" << printed);
   REQUIRE_FALSE(r.ok);
   CHECK(r.mismatch.find("RTL assertion failed") != std::string::npos);
-  WARN("mutant " << mutant << " caught: " << r.mismatch);
+  // The bench stops at the first cycle with a failed assertion: what Verilator printed is
+  // that cycle's (a bug may break more than one rule at once).
+  CHECK(printed.find("Assertion failed") != std::string::npos);
+  CHECK(printed.find(label) != std::string::npos);
+  WARN("mutant " << mutant << " caught: " << r.mismatch << ", " << label);
 }
 
 BenchOptions bench(std::uint64_t seed) {
@@ -31,17 +66,17 @@ BenchOptions bench(std::uint64_t seed) {
 }  // namespace
 
 TEST_CASE("assertions: a flit popped without leaving breaks flit conservation", "[assertions]") {
-  expect_assertion("lost-flit", bench(21));
+  expect_assertion("lost-flit", bench(21), "FlitConserved");
 }
 
 TEST_CASE("assertions: a flit sent without a credit", "[assertions]") {
   BenchOptions opt = bench(22);
   opt.load = 0.8;  // keep the outputs short of credits
-  expect_assertion("no-credit", opt);
+  expect_assertion("no-credit", opt, "SendWithCredit_A");
 }
 
 TEST_CASE("assertions: two CAM entries for one GID", "[assertions]") {
-  expect_assertion("duplicate-gid", bench(23));
+  expect_assertion("duplicate-gid", bench(23), "UniqueGid_A");
 }
 
 TEST_CASE("assertions: a batch that outlives its register", "[assertions]") {
@@ -67,9 +102,27 @@ TEST_CASE("assertions: a batch that outlives its register", "[assertions]") {
   Stimulus free;
   free.reg.op = RegOp::Free;
   free.reg.gid = 12;
-  bool ok = cycle(free);
-  for (int k = 0; k < 3 && ok; ++k) ok = cycle(Stimulus{});  // fires at the next edge
+  bool ok = true;
+  const std::string printed = captured_stdout([&] {
+    ok = cycle(free);
+    for (int k = 0; k < 3 && ok; ++k) ok = cycle(Stimulus{});  // fires at the next edge
+  });
   CHECK_FALSE(ok);
+  CHECK(printed.find("BatchOfMember_A") != std::string::npos);
   CHECK(ls.mismatch().find("RTL assertion failed") != std::string::npos);
   WARN("mutant stale-batch caught: " << ls.mismatch());
+}
+
+TEST_CASE("assertions: a pop from an empty input buffer", "[assertions]") {
+  expect_assertion("pop-empty", bench(24), "NoPopFromEmpty_A");
+}
+
+TEST_CASE("assertions: a grant to a requester that did not ask", "[assertions]") {
+  expect_assertion("grant-nonrequester", bench(25), "GrantToRequester_A");
+}
+
+TEST_CASE("assertions: a worm's flit on a VC another input holds", "[assertions]") {
+  BenchOptions opt = bench(26);
+  opt.load = 0.8;  // worms contend for the outputs' VCs
+  expect_assertion("owner-ignored", opt, "VcOwnerLeaves_A");
 }

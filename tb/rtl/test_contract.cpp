@@ -46,14 +46,34 @@ std::map<std::string, long> verilog_constants(const std::string& file,
 // link delay Tp (timing.tp).
 const std::set<std::string> kNotInTable{"MeshW", "MeshH", "FlitW", "Tp"};
 
-TEST_CASE("contract: the RTL router's parameter defaults are the table's", "[contract]") {
+// A configuration's parameters as rtl/configurations.txt lists them.
+static std::string configuration(const std::string& name) {
+  std::istringstream lines(rtl_file("configurations.txt"));
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string n, uses, params, item;
+    if (!(words >> n >> uses) || n != name) continue;
+    while (words >> item) params += item + " ";
+    return params;
+  }
+  FAIL("no configuration " << name);
+  return "";
+}
+
+TEST_CASE("contract: the RTL router's parameter defaults are the table's design point", "[contract]") {
   const auto v = verilog_constants("meshsync_router.sv", "parameter");
-  // Every row with an RTL parameter: the Verilog default is the field's.
+  // Every row with an RTL parameter: the Verilog default is the row's rtl_default.
   for (const Parameter& p : kParameters) {
     if (p.rtl == nullptr) continue;
     INFO(p.rtl);
     REQUIRE(v.count(p.rtl) == 1);
-    CHECK(v.at(p.rtl) == p.default_value());
+    CHECK(v.at(p.rtl) == p.rtl_default);
+  }
+  // The mesh top passes the same defaults on.
+  const auto mesh = verilog_constants("meshsync_mesh.sv", "parameter");
+  for (const auto& [name, value] : mesh) {
+    INFO(name);
+    if (v.count(name) == 1 && name != "MeshW" && name != "MeshH") CHECK(value == v.at(name));
   }
   // Every parameter with a number for its default (the others are derived) has its row.
   for (const auto& [name, value] : v) {
@@ -63,6 +83,18 @@ TEST_CASE("contract: the RTL router's parameter defaults are the table's", "[con
   CHECK(v.at("MeshW") == RtlParams{}.mesh_w);
   CHECK(v.at("MeshH") == RtlParams{}.mesh_h);
   CHECK(v.at("FlitW") == ff::kWidth);
+}
+
+TEST_CASE("contract: configuration `model` is the model's default router", "[contract]") {
+  // What --rtl co-simulates in a run with default parameters.
+  const rtl::RtlParams p = rtl::parse_rtl_params("model", configuration("model"));
+  const NetworkConfig defaults;
+  CHECK(rtl::matches(p, defaults));
+  for (const Parameter& row : kParameters)
+    if (row.rtl != nullptr) {
+      INFO(row.rtl);
+      CHECK(row.of(p) == row.default_value());
+    }
 }
 
 TEST_CASE("contract: rtl/configurations.txt sets only the table's parameters, in range", "[contract]") {

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -1025,7 +1026,7 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
   expect_error_naming({"bcast", "--algo", "twostage", "--threshold", "1"}, "--threshold");
   expect_error_naming({"bcast", "--algo", "twostage", "--root-delay", "-5"}, "--root-delay");
   expect_error_naming({"bcast", "--algo", "adaptive", "--rtl", "all", "--slow-link", "1,0:+X:100"}, "--slow-link");
-  expect_error_naming({"bcast", "--algo", "twostage", "--bytes", "1000", "--mtu", "512"}, "--tree-buffer-depth");
+  expect_error_naming({"bcast", "--algo", "twostage", "--tree-buffer-depth", "2"}, "--tree-buffer-depth 2");
   // The option's range is validate()'s (was 1 to 10^8 here, refused by validate() below 2).
   expect_error_naming({"bcast", "--tree-buffer-depth", "1"}, "--tree-buffer-depth: Value 1 not in range 2 to 65535");
   expect_error_naming({"bcast", "--tree-buffer-depth", "65536"}, "--tree-buffer-depth");
@@ -1051,6 +1052,21 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
   expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:+X:60000", "--repeat", "2"}, "deadlock");
 }
 
+TEST_CASE("cli: bcast --algo twostage cuts fragments to what the tree VC holds", "[cli][json][bcast]") {
+  // 1000 bytes, --mtu 512: a 512-byte fragment's tree worm (130 flits) does not fit the
+  // 66-flit tree VC; the fragments are 256 bytes (64 words, the index and the head). With
+  // the design point's 10-flit tree VC, 32 bytes.
+  for (const auto& [depth, bytes, count] : {std::tuple{"66", 256, 4}, std::tuple{"10", 32, 32}}) {
+    const json j = run_json({"bcast", "--mesh", "8x8", "--comm", "random:24", "--algo", "twostage", "--bytes", "1000",
+                             "--mtu", "512", "--tree-buffer-depth", depth, "--json"});
+    const json& t = j["algorithms"][0]["runs"][0]["two_stage"];
+    INFO(t.dump());
+    CHECK(t["fragment_bytes"] == bytes);
+    CHECK(t["fragments"] == count);
+    CHECK(t["multicasts"] == count);
+  }
+}
+
 TEST_CASE("cli: bcast --algo twostage: (P-1)F reliable sends, penalty rounds, TUNED below the threshold",
           "[cli][json][bcast]") {
   const std::vector<std::string> args{"bcast", "--mesh", "8x8", "--comm", "random:30", "--root", "4", "--algo",
@@ -1062,6 +1078,7 @@ TEST_CASE("cli: bcast --algo twostage: (P-1)F reliable sends, penalty rounds, TU
   INFO(run.dump());
   const json& t = run["two_stage"];
   CHECK(t["fragments"] == 5);
+  CHECK(t["fragment_bytes"] == 64);
   CHECK(t["multicasts"] == 5);
   CHECK(t["reliable_sends"] == 29 * 5);
   CHECK(run["messages"] == 29 * 5 + 1);  // and stage 0's arrival message

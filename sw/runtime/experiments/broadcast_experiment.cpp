@@ -64,18 +64,17 @@ BroadcastSummary summarize(BroadcastResult r, Rank root) {
   return row;
 }
 
-void check_options(const BroadcastParams& o, const BroadcastMessage& msg, std::size_t P, std::uint32_t tree_depth) {
+void check_options(const BroadcastParams& o, std::size_t P, std::uint32_t tree_depth) {
   check_distinct(o.algorithms, broadcast_algorithm_name, "algorithm");
   const bool two_stage =
       std::find(o.algorithms.begin(), o.algorithms.end(), BroadcastAlgorithm::TwoStage) != o.algorithms.end();
   if (o.loss != 0 && !two_stage) throw ConfigError("--loss is the two-stage broadcast's multicast loss: add --algo twostage");
-  // A fragment's tree worm: a head, the fragment index, its words; it must fit a tree
-  // buffer (virtual cut-through, docs/tree-multicast.md).
-  const std::uint64_t fragment_flits = fragment_worm_flits(msg);
-  if (two_stage && fragment_flits > tree_depth)
-    throw ConfigError(fmt::format("--mtu {}: a two-stage fragment of {} bytes is a {}-flit tree worm, longer than "
-                                  "--tree-buffer-depth {}",
-                                  o.mtu, std::min(o.mtu, o.bytes), fragment_flits, tree_depth));
+  // A fragment's tree worm: a head, the fragment index, its words; fragments are cut to
+  // fit the tree buffer (two_stage_fragments), which must hold one word.
+  if (two_stage && tree_depth < kTwoStageTreeDepth)
+    throw ConfigError(fmt::format("--tree-buffer-depth {}: a two-stage fragment's tree worm needs at least {} flits "
+                                  "(a head, the fragment index, a word)",
+                                  tree_depth, kTwoStageTreeDepth));
   if (two_stage && !o.slow_link.empty())
     throw ConfigError("--slow-link is for the adaptive tree: leave it out with --algo twostage");
   if (o.root < 0 || static_cast<std::size_t>(o.root) >= P)
@@ -172,7 +171,7 @@ BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, con
   const std::vector<NodeId>& nodes = setup.nodes;
   if (!o.slow_link.empty()) setup.slow = parse_slow_link(o.slow_link, mesh);
   setup.msg = BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
-  check_options(o, setup.msg, nodes.size(), cfg.router.tree_buffer_depth);
+  check_options(o, nodes.size(), cfg.router.tree_buffer_depth);
   setup.root = static_cast<Rank>(o.root);
   setup.swapping = parse_swapping(o.swapping);
   setup.data = Random(o.seed).bytes(setup.msg.bytes);

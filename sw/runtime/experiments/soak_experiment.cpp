@@ -247,9 +247,9 @@ class Soak {
     run->id = id;
     SoakBroadcast* b = run.get();
     // Binomial, adaptive, two-stage in turn; two-stage needs routers that carry tree
-    // worms (not the RTL mesh block) and fragments that fit a tree buffer.
+    // worms (not the RTL mesh block) with room for a fragment's word.
     const bool two_stage_fits = m_.mesh().core().carries_tree_worms() &&
-                                fragment_worm_flits(msg) <= cfg.router.tree_buffer_depth;
+                                cfg.router.tree_buffer_depth >= kTwoStageTreeDepth;
     const std::uint64_t turn = (id - 1) % (two_stage_fits ? 3 : 2);
     if (turn == 2) {
       b->kind = "two-stage";
