@@ -1,5 +1,5 @@
 // Input arbitration of one input port (contract step 4): the first eligible VC in
-// round-robin order starting at in_rr is the port's request; in_rr becomes VC + 1 (mod 3)
+// round-robin order starting at in_rr is the port's request; in_rr becomes VC + 1 (mod 5)
 // when that VC pops, whether the barrier unit or an output took the flit.
 module meshsync_input_arbiter (
   input  logic                         clk_i,
@@ -37,7 +37,7 @@ module meshsync_input_arbiter (
   // grant without a request.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      GrantToRequester_A: assert (sel_valid_o == (|eligible_i) && (!sel_valid_o || eligible_i[sel_vc_o]))
+      GrantToRequester_A: assert ((sel_valid_o == (|eligible_i)) && (!sel_valid_o || eligible_i[sel_vc_o]))
         else $error("a grant to no requester, or a request without a grant");
     end
   end

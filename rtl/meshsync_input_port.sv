@@ -90,7 +90,7 @@ module meshsync_input_port #(
   input  logic                                         cs_done_i,
   output logic [meshsync_pkg::NumVcs-1:0]              pop_o,
   output logic [meshsync_pkg::NumVcs-1:0]              full_o,
-  // All four VC buffers are empty.
+  // All its VC buffers are empty.
   output logic                                         idle_o,
   // Flow-control violation (write into a full VC), a flit on the wrong VC, or a
   // multidestination worm with no further destination after absorbing here.

@@ -43,7 +43,7 @@ module meshsync_output_arbiter #(
   // grant without a request.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
-      GrantToRequester_A: assert (gnt_valid_o == (|req_i) && (!gnt_valid_o || req_i[gnt_idx_o]))
+      GrantToRequester_A: assert ((gnt_valid_o == (|req_i)) && (!gnt_valid_o || req_i[gnt_idx_o]))
         else $error("a grant to no requester, or a request without a grant");
     end
   end

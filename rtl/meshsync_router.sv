@@ -128,10 +128,12 @@ module meshsync_router #(
     .NiPorts         (NiPorts)
   ) u_parameter_check ();
 
-  // The depths the units are built with: a depth of 0 is refused above; at least 1 here
-  // lets elaboration reach that message instead of stopping at a zero-width buffer.
+  // The depths the units are built with: a depth below the range is refused above; the
+  // smallest buildable depth here lets elaboration reach that message instead of stopping
+  // at a zero-width buffer.
   localparam int unsigned WormDepth = (BufferDepth > 0) ? BufferDepth : 1;
   localparam int unsigned SyncDepth = (SyncBufferDepth > 0) ? SyncBufferDepth : 1;
+  localparam int unsigned TreeDepth = (TreeBufferDepth > 1) ? TreeBufferDepth : 2;
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
@@ -253,7 +255,7 @@ module meshsync_router #(
       .FlitW           (FlitW),
       .BufferDepth     (WormDepth),
       .SyncBufferDepth (SyncDepth),
-      .TreeBufferDepth (TreeBufferDepth),
+      .TreeBufferDepth (TreeDepth),
       .Trn             (Trn),
       .Trm             (Trm),
       .CntW            (CntW),
@@ -571,9 +573,12 @@ module meshsync_router #(
     if (rst_ni) begin
       for (int i = 0; i < NumIn; i++) begin
         int outs;
+        logic [NumOut-1:0] won;
         outs = 0;
+        won = '0;
         for (int o = 0; o < NumOut; o++) begin
-          outs += int'(gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i)));
+          won[o] = gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i));
+          outs += int'(won[o]);
         end
         OnePopPerGrant_A: assert ($countones(pop[i*NumVcs +: NumVcs]) == int'(in_gnt[i]))
           else $error("input %0d popped %0d flits on %0d grants", i, $countones(pop[i*NumVcs +: NumVcs]),
@@ -581,8 +586,9 @@ module meshsync_router #(
         if (!in_gnt[i] || take[i] || req_drop[i]) begin
           FlitConserved_A: assert (outs == 0) else $error("input %0d: a flit left that was not popped", i);
         end else if (req_tree[i]) begin
-          FlitConservedTree_A: assert (outs == $countones(tree_outs[i*NumOut +: NumOut]))
-            else $error("input %0d: a tree flit left on %0d outputs, not those it claimed", i, outs);
+          FlitConservedTree_A: assert (won == tree_outs[i*NumOut +: NumOut])
+            else $error("input %0d: a tree flit left on outputs %b, not on those it claimed, %b", i, won,
+                        tree_outs[i*NumOut +: NumOut]);
         end else begin
           FlitConservedWorm_A: assert (outs == 1 + int'(req_copy[i]))
             else $error("input %0d: a popped flit left on %0d outputs", i, outs);
@@ -629,7 +635,7 @@ module meshsync_router #(
     .NiPorts         (NiPorts),
     .BufferDepth     (WormDepth),
     .SyncBufferDepth (SyncDepth),
-    .TreeBufferDepth (TreeBufferDepth),
+    .TreeBufferDepth (TreeDepth),
     .IdxW            (IdxW),
     .InW             (InW)
   ) u_output (

@@ -1,7 +1,7 @@
 // Round-robin pick, combinational: the first set bit of req_i at index start_i or after
 // it, wrapping around to index 0. next_o is the index after the pick (mod N), the start
 // of the next scan once the pick is served. Both arbiters use it and keep their own
-// pointer: the input arbiter over the 3 VCs (contract step 4), the output arbiter over
+// pointer: the input arbiter over the 5 VCs (contract step 4), the output arbiter over
 // the 5 inputs and the R barrier registers (step 6).
 module meshsync_rr_pick #(
   /// Requesters (>= 2).

@@ -74,8 +74,9 @@ module meshsync_vc_owners #(
   end
 
 `ifndef SYNTHESIS
-  // Assertions (simulation only): a worm VC held by an input carries that input's flits
-  // only, and a tree claim takes a tree VC nobody holds.
+  // Assertion (simulation only): a VC held by an input (a worm's, or a tree worm's from
+  // its claim) carries that input's flits only. (A claim takes only a free tree VC by
+  // construction: claim_ok_i includes the tree claim's room check.)
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       for (int o = 0; o < NumOut; o++) begin
@@ -84,13 +85,9 @@ module meshsync_vc_owners #(
               valid_q[meshsync_pkg::owner_slot(o, s)]) begin
             VcOwnerLeaves_A: assert (owner_q[meshsync_pkg::owner_slot(o, s)*PortW +: PortW] ==
                                      PortW'(leave_idx_i[o*IdxW +: IdxW]))
-              else $error("a flit left on output %0d's worm VC %0d, held by another input", o,
+              else $error("a flit left on output %0d's VC %0d, held by another input", o,
                           meshsync_pkg::owner_vc(s));
           end
-        end
-        if (claim_ok_i[o]) begin
-          VcOwnerClaim_A: assert (!valid_q[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)])
-            else $error("a tree claim took output %0d's tree VC, which is held", o);
         end
       end
     end

@@ -37,8 +37,9 @@ constexpr int ejection_output(int i, int ni_ports) {
 // Parameters a Verilated configuration was built with (they are Verilog parameters, so
 // fixed when the model is built; rtl/configurations.txt names the configurations). The
 // router's parameters are the rows of kParameters (model/core/parameters.hpp) that name a
-// Verilog parameter; rtl/meshsync_router.sv declares their defaults
-// (tb/rtl/test_contract.cpp checks).
+// Verilog parameter. A default-constructed RtlParams holds the model's defaults;
+// verilog_defaults() the Verilog ones (Parameter::rtl_default, which
+// rtl/meshsync_router.sv declares; tb/rtl/test_contract.cpp checks).
 struct RtlParams {
   std::string name;
   // Largest mesh side the coordinates can hold: RTL only (the RTL's defaults, 8x8).

@@ -46,8 +46,9 @@ class FstFile final : public WaveFile {
     // fstapi writes a block (walks each variable's chain of changes, compresses them) by
     // default at 128 MB or at the end, where nothing overlaps it. Here a block is written
     // beside the simulation every 128 Ki changes: a chain then stays within a couple of
-    // megabytes, in cache (8x8 uniform 0.1, 10,000 cycles: 2^17 traced in 2.7x the
-    // untraced time, 2^20 in 3.8x, 2^14 in 5x; docs/waveforms.md).
+    // megabytes, in cache (8x8 uniform 0.1, 10,000 cycles, traced against untraced: 2^14
+    // 5.0x, 2^16 3.4x, 2^17 3.3x, 2^20 3.8x before the VCD and signal changes; today 2.5x
+    // at 2^17; docs/waveforms.md).
     if (pending_ >= kBlockChanges) {
       fstWriterFlushContext(ctx_);
       pending_ = 0;

@@ -35,13 +35,16 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
   nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   traced_index_.assign(static_cast<std::size_t>(mesh.nodes()), -1);
 
-  // The files GTKWave reads beside the trace: TRACE.gtkw, TRACE.flit_kind.txt, TRACE.vc.txt.
+  // The files GTKWave reads beside the trace: TRACE.gtkw and the filters TRACE.flit_kind.txt,
+  // TRACE.vc.txt, TRACE.node.txt.
   const std::string stem = std::filesystem::path(path_).replace_extension().string();
   save_path_ = stem + ".gtkw";
   const std::vector<std::string> filters{stem + ".flit_kind.txt", stem + ".vc.txt", stem + ".node.txt"};
   write_filter_file(filters[0], flit_kind_names());
   write_filter_file(filters[1], vc_names());
   write_filter_file(filters[2], node_names(mesh, coord_bits_));
+  companions_ = filters;
+  companions_.push_back(save_path_);
   std::vector<SaveRow> top;
   std::vector<SaveGroup> groups;
 

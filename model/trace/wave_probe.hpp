@@ -42,6 +42,8 @@ class WaveProbe : public NetworkProbe {
   // router and port; TRACE.flit_kind.txt, TRACE.vc.txt and TRACE.node.txt name the flit
   // kinds, the VCs and the nodes ("x,y").
   const std::string& save_path() const { return save_path_; }
+  // Every file written beside the trace: the save file and the filters.
+  const std::vector<std::string>& companion_files() const { return companions_; }
   std::size_t signals() const { return vars_.size(); }
 
   void on_output(NodeId node, int port, const Flit& f, std::uint64_t cycle) override;
@@ -91,6 +93,7 @@ class WaveProbe : public NetworkProbe {
   NetworkCore& net_;
   std::string path_;
   std::string save_path_;
+  std::vector<std::string> companions_;
   std::unique_ptr<WaveFile> file_;
   std::uint64_t from_, to_;
   std::vector<Signal> vars_;

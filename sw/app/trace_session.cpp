@@ -59,15 +59,15 @@ void TraceSession::attach(Machine& m) {
 
 TraceSession::~TraceSession() {
   if (!probe_) return;
-  const std::string trace = probe_->path(), save = probe_->save_path();
+  std::vector<std::string> files = probe_->companion_files();
+  files.push_back(probe_->path());
+  files.push_back(rtl_trace_path(probe_->path()));
   const bool simulated = probe_->network().ran(0);
   probe_->close();
   // Failed before the simulation started: bad input, and no file to keep.
   if (std::uncaught_exceptions() > 0 && !simulated) {
     std::error_code ec;
-    const std::string stem = std::filesystem::path(trace).replace_extension().string();
-    for (const std::string& f : {trace, save, stem + ".flit_kind.txt", stem + ".vc.txt", rtl_trace_path(trace)})
-      std::filesystem::remove(f, ec);
+    for (const std::string& f : files) std::filesystem::remove(f, ec);
   }
 }
 

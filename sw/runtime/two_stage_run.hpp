@@ -21,13 +21,13 @@ namespace meshsync {
 enum class Stage0 : std::uint8_t { None, Delay, Sync };
 
 // The smallest tree VC that carries a fragment: a head, the fragment index and a word.
-inline constexpr std::uint32_t kTwoStageTreeDepth = 3;
+inline constexpr std::uint32_t kTwoStageMinTreeDepth = 3;
 
 // The fragments stage 1 multicasts: the message's packets, or smaller ones where such a
 // packet's tree worm would not fit the tree VC (`tree_depth` flits): the NI fragments to
 // fit, as a hardware tree VC shorter than the MTU asks (docs/broadcast.md, "Fragments").
 inline BroadcastMessage two_stage_fragments(BroadcastMessage msg, std::uint32_t tree_depth) {
-  if (tree_depth < kTwoStageTreeDepth) throw std::invalid_argument("two-stage broadcast: a tree VC of under 3 flits");
+  if (tree_depth < kTwoStageMinTreeDepth) throw std::invalid_argument("two-stage broadcast: a tree VC of under 3 flits");
   const std::uint64_t fits = std::uint64_t{tree_depth - 2} * kBytesPerFlit;
   if (msg.mtu > fits) msg.mtu = fits;
   return msg;

@@ -1,7 +1,7 @@
 // Small meshes as one Verilated block (rtl/meshsync_mesh.sv), built in every
 // configuration so that the block's driver (model/cosim/mesh_block.hpp) and boundary
 // decoder are tested in CI: the 8x8 block of --rtl mesh costs 8 minutes to compile and
-// is built only on request (test_cosim_mesh.cpp). A 3x2 block of default routers agrees
+// is built only on request (test_cosim_mesh.cpp). A 3x2 block of design-point routers agrees
 // with the model's mesh in lockstep, and one with a broken arbiter is caught.
 #include <catch2/catch.hpp>
 

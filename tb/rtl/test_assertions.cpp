@@ -27,12 +27,19 @@ std::string captured_stdout(Body body) {
   char path[] = "/tmp/meshsync-assert-XXXXXX";
   const int fd = mkstemp(path);
   REQUIRE(fd >= 0);
-  const int saved = dup(1);
-  dup2(fd, 1);
-  body();
-  std::fflush(stdout);
-  dup2(saved, 1);
-  close(saved);
+  {
+    // Standard output comes back even when `body` throws (a failed REQUIRE).
+    struct Redirect {
+      int saved;
+      explicit Redirect(int to) : saved(dup(1)) { dup2(to, 1); }
+      ~Redirect() {
+        std::fflush(stdout);
+        dup2(saved, 1);
+        close(saved);
+      }
+    } redirect(fd);
+    body();
+  }
   close(fd);
   std::ifstream in(path);
   std::stringstream text;

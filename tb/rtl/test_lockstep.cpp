@@ -20,7 +20,8 @@ BenchResult run(const std::string& config, BenchOptions opt) {
 
 }  // namespace
 
-TEST_CASE("lockstep: default router (BufferDepth 16 / 4 registers / trn 5 / trm 30)", "[lockstep]") {
+TEST_CASE("lockstep: the design point (BufferDepth 4 / tree VC 10 / 4 registers of 4 children / trn 5 / trm 30)",
+          "[lockstep]") {
   BenchOptions opt;
   opt.cycles = 150000;
   opt.seed = 11;
@@ -29,6 +30,15 @@ TEST_CASE("lockstep: default router (BufferDepth 16 / 4 registers / trn 5 / trm 
   CHECK(r.stats.programs_failed > 0);
   CHECK(r.stats.early_frees > 0);
   CHECK(r.stats.forced_first_hops > 100);
+}
+
+TEST_CASE("lockstep: the simulator's default router (BufferDepth 16 / tree VC 66 / 8 children)", "[lockstep]") {
+  // What --rtl co-simulates at default parameters (configuration `model`).
+  BenchOptions opt;
+  opt.cycles = 50000;
+  opt.seed = 17;
+  const BenchResult r = run("model", opt);
+  CHECK(r.stats.epochs > 10);
 }
 
 TEST_CASE("lockstep: small buffers / short delays / credits used at once", "[lockstep]") {

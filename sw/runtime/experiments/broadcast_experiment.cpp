@@ -71,10 +71,10 @@ void check_options(const BroadcastParams& o, std::size_t P, std::uint32_t tree_d
   if (o.loss != 0 && !two_stage) throw ConfigError("--loss is the two-stage broadcast's multicast loss: add --algo twostage");
   // A fragment's tree worm: a head, the fragment index, its words; fragments are cut to
   // fit the tree buffer (two_stage_fragments), which must hold one word.
-  if (two_stage && tree_depth < kTwoStageTreeDepth)
+  if (two_stage && tree_depth < kTwoStageMinTreeDepth)
     throw ConfigError(fmt::format("--tree-buffer-depth {}: a two-stage fragment's tree worm needs at least {} flits "
                                   "(a head, the fragment index, a word)",
-                                  tree_depth, kTwoStageTreeDepth));
+                                  tree_depth, kTwoStageMinTreeDepth));
   if (two_stage && !o.slow_link.empty())
     throw ConfigError("--slow-link is for the adaptive tree: leave it out with --algo twostage");
   if (o.root < 0 || static_cast<std::size_t>(o.root) >= P)

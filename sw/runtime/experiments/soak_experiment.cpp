@@ -249,7 +249,7 @@ class Soak {
     // Binomial, adaptive, two-stage in turn; two-stage needs routers that carry tree
     // worms (not the RTL mesh block) with room for a fragment's word.
     const bool two_stage_fits = m_.mesh().core().carries_tree_worms() &&
-                                cfg.router.tree_buffer_depth >= kTwoStageTreeDepth;
+                                cfg.router.tree_buffer_depth >= kTwoStageMinTreeDepth;
     const std::uint64_t turn = (id - 1) % (two_stage_fits ? 3 : 2);
     if (turn == 2) {
       b->kind = "two-stage";
