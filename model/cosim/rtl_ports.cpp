@@ -94,6 +94,10 @@ RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_p
 NetworkConfig network_config(const RtlParams& p) {
   NetworkConfig c;
   c.mesh = MeshShape{p.mesh_w, p.mesh_h};
+  return with_router(c, p);
+}
+
+NetworkConfig with_router(NetworkConfig c, const RtlParams& p) {
   for (const Parameter& row : kParameters)
     if (row.rtl != nullptr) row.of(c) = row.of(p);
   return c;

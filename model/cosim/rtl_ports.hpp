@@ -67,6 +67,9 @@ RtlParams parse_rtl_params(const std::string& name, const std::string& verilog_p
 // The network parameters a configuration's router behaves like (timing other than trn and
 // trm, which the router does not see, keeps config.hpp's defaults).
 NetworkConfig network_config(const RtlParams& p);
+// `c` with the router `p` was built as (its Verilog parameters), the rest kept: a run
+// that matches that configuration.
+NetworkConfig with_router(NetworkConfig c, const RtlParams& p);
 // Whether a run with `c` can use routers built with `p`.
 bool matches(const RtlParams& p, const NetworkConfig& c);
 // The router parameters a run asks for (what a configuration must have to serve it).

@@ -46,9 +46,8 @@ class FstFile final : public WaveFile {
     // fstapi writes a block (walks each variable's chain of changes, compresses them) by
     // default at 128 MB or at the end, where nothing overlaps it. Here a block is written
     // beside the simulation every 128 Ki changes: a chain then stays within a couple of
-    // megabytes, in cache (8x8 uniform 0.1, 10,000 cycles, traced against untraced: 2^14
-    // 5.0x, 2^16 3.4x, 2^17 3.3x, 2^20 3.8x before the VCD and signal changes; today 2.5x
-    // at 2^17; docs/waveforms.md).
+    // megabytes, in cache (8x8 uniform 0.1, 10,000 cycles, traced against untraced, one
+    // interleaved run: 2^14 5.0x, 2^16 3.4x, 2^17 3.3x, 2^20 3.8x; docs/waveforms.md).
     if (pending_ >= kBlockChanges) {
       fstWriterFlushContext(ctx_);
       pending_ = 0;

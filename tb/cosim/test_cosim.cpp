@@ -34,7 +34,7 @@ MixedRun run_mixed(const MeshShape& mesh, std::uint64_t traffic_cycles, const st
   NetworkConfig cfg = make_config(mesh);
   // A named configuration's router, or the model's defaults (which `model` is built as).
   for (const rtl::RtlBuild& b : rtl::rtl_builds())
-    if (!config.empty() && b.params.name == config) cfg = with_rtl_router(cfg, b.params);
+    if (!config.empty() && b.params.name == config) cfg = rtl::with_router(cfg, b.params);
   cfg.timing = Timing{40, 2, 5, 30};
   cfg.router.ni_ports = ni_ports;
   Machine m(cfg);

@@ -70,7 +70,7 @@ TEST_CASE("cosim: mesh lockstep stops at the first difference of a broken RTL me
 TEST_CASE("cosim: the mesh block says it carries no tree worms, which bcast and soak refuse up front",
           "[cosim][block]") {
   REQUIRE(small_block_added());
-  const NetworkConfig cfg = with_rtl_router(make_config(MeshShape{3, 2}), rtl::verilog_defaults());
+  const NetworkConfig cfg = rtl::with_router(make_config(MeshShape{3, 2}), rtl::verilog_defaults());
   Machine m(cfg);
   CHECK(m.mesh().core().carries_tree_worms());
   rtl::RtlMeshBlock block(m.mesh().core(), false, "small3x2");

@@ -104,14 +104,6 @@ struct BlockRun : MixedCounts {
   std::uint64_t compared = 0;  // cycles the block ran, its boundary compared
 };
 
-// `c` with the router an RTL configuration was built as (its Verilog parameters), so
-// that a run matches that configuration.
-inline NetworkConfig with_rtl_router(NetworkConfig c, const rtl::RtlParams& p) {
-  for (const Parameter& row : kParameters)
-    if (row.rtl != nullptr) row.of(c) = row.of(p);
-  return c;
-}
-
 // The mixed workload with the RTL mesh block of configuration `config` (the one built for
 // `mesh`, tp = 5, when empty) in lockstep with the model's mesh; the model's router is
 // `router` (the model's defaults when null).
@@ -119,7 +111,7 @@ inline BlockRun run_block_lockstep(const MeshShape& mesh, std::uint64_t traffic_
                                    const std::string& config, std::uint64_t seed,
                                    const rtl::RtlParams* router = nullptr) {
   NetworkConfig cfg = make_config(mesh);
-  if (router != nullptr) cfg = with_rtl_router(cfg, *router);
+  if (router != nullptr) cfg = rtl::with_router(cfg, *router);
   cfg.timing.ts = 40;  // the blocks' links are built for tp = 5, trn = 5, trm = 30
   Machine m(cfg);
   rtl::RtlMeshBlock block(m.mesh().core(), true, config);
