@@ -6,8 +6,10 @@ module meshsync_credit_counters #(
   parameter int unsigned BufferDepth = 16,
   /// Downstream sync VC buffer depth (initial credits of VC 1 and VC 2).
   parameter int unsigned SyncBufferDepth = 4,
-  /// Depth of the tree VC (VC 4) buffer downstream.
-  parameter int unsigned TreeBufferDepth = 66
+  /// Depth of the tree VC (VC 4) buffer downstream; 0: the router has no tree VC.
+  parameter int unsigned TreeBufferDepth = 66,
+  /// The router has the snake VC (VC 3) of multidestination worms.
+  parameter bit PathWorms = 1'b1
 ) (
   input  logic                             clk_i,
   input  logic                             rst_ni,
@@ -27,45 +29,56 @@ module meshsync_credit_counters #(
   logic [meshsync_pkg::NumVcs-1:0] overflow;
 
   for (genvar v = 0; v < meshsync_pkg::NumVcs; v++) begin : gen_vc
-    // The worm VCs (0 and 3) are BufferDepth deep, the sync VCs SyncBufferDepth.
-    localparam logic [CountW-1:0] Depth =
-        CountW'((v == 4) ? TreeBufferDepth : (v == 0 || v == 3) ? BufferDepth : SyncBufferDepth);
-    logic [CountW-1:0] count_q, count_d;
+    // The worm VCs (0 and 3) are BufferDepth deep, the sync VCs SyncBufferDepth; a VC the
+    // router is built without has no counter (no credit, and any credit back is one too
+    // many).
+    localparam int unsigned VcDepth = (v == 4) ? TreeBufferDepth : (v == 3) ? (PathWorms ? BufferDepth : 0) :
+                                      (v == 0) ? BufferDepth : SyncBufferDepth;
+    localparam logic [CountW-1:0] Depth = CountW'(VcDepth);
+    if (VcDepth == 0) begin : gen_absent
+      assign credit_ok_o[v] = 1'b0;
+      assign empty_o[v] = 1'b1;
+      assign overflow[v] = credit_in_i[v];
+      logic unused_send;
+      assign unused_send = send_i[v];
+    end else begin : gen_count
+      logic [CountW-1:0] count_q, count_d;
 
-    always_comb begin
-      count_d = count_q;
-      if (credit_in_i[v] && !send_i[v]) begin
-        count_d = count_q + 1'b1;
-      end else if (send_i[v] && !credit_in_i[v]) begin
-        count_d = count_q - 1'b1;
+      always_comb begin
+        count_d = count_q;
+        if (credit_in_i[v] && !send_i[v]) begin
+          count_d = count_q + 1'b1;
+        end else if (send_i[v] && !credit_in_i[v]) begin
+          count_d = count_q - 1'b1;
+        end
       end
-    end
 
-    always_ff @(posedge clk_i) begin
-      if (!rst_ni) begin
-        count_q <= Depth;
-      end else begin
-        count_q <= count_d;
+      always_ff @(posedge clk_i) begin
+        if (!rst_ni) begin
+          count_q <= Depth;
+        end else begin
+          count_q <= count_d;
+        end
       end
-    end
 
-    assign credit_ok_o[v] = count_q != '0;
-    assign empty_o[v] = count_q == Depth;
-    assign overflow[v] = credit_in_i[v] && !send_i[v] && (count_q == Depth);
+      assign credit_ok_o[v] = count_q != '0;
+      assign empty_o[v] = count_q == Depth;
+      assign overflow[v] = credit_in_i[v] && !send_i[v] && (count_q == Depth);
 
 `ifndef SYNTHESIS
-    // Assertion (simulation only: Verilator --assert checks it, synthesis never sees it):
-    // the router never sends a flit without a credit, and credits never exceed the
-    // downstream buffer's depth unless a neighbour returned one too many (error_o).
-    always_ff @(posedge clk_i) begin
-      if (rst_ni) begin
-        SendWithCredit_A: assert (!send_i[v] || count_q != '0)
-          else $error("a flit sent on VC %0d without a credit", v);
-        CreditsWithinDepth_A: assert (overflow[v] || count_d <= Depth)
-          else $error("VC %0d holds more credits than its downstream buffer's depth", v);
+      // Assertion (simulation only: Verilator --assert checks it, synthesis never sees it):
+      // the router never sends a flit without a credit, and credits never exceed the
+      // downstream buffer's depth unless a neighbour returned one too many (error_o).
+      always_ff @(posedge clk_i) begin
+        if (rst_ni) begin
+          SendWithCredit_A: assert (!send_i[v] || count_q != '0)
+            else $error("a flit sent on VC %0d without a credit", v);
+          CreditsWithinDepth_A: assert (overflow[v] || count_d <= Depth)
+            else $error("VC %0d holds more credits than its downstream buffer's depth", v);
+        end
       end
-    end
 `endif
+    end
   end
 
   assign error_o = |overflow;

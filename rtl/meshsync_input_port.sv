@@ -20,8 +20,11 @@ module meshsync_input_port #(
   parameter int unsigned BufferDepth = 16,
   /// Depth of each sync VC buffer (VC 1, VC 2).
   parameter int unsigned SyncBufferDepth = 4,
-  /// Depth of the tree VC buffer (VC 4).
+  /// Depth of the tree VC buffer (VC 4); 0: the router has no tree VC.
   parameter int unsigned TreeBufferDepth = 66,
+  /// Multidestination (path) worms: absorb-and-forward and the snake VC (VC 3). 0: unicast
+  /// worms only, and no VC 3.
+  parameter bit PathWorms = 1'b1,
   /// Router delay when a router only forwards (cycles, >= 1).
   parameter int unsigned Trn = 5,
   /// Router delay when the barrier unit or a CS path entry processes a sync message.
@@ -137,7 +140,7 @@ module meshsync_input_port #(
   assign in_addr = !in_flit_i[meshsync_pkg::sync_bit(FlitW)] && in_flit_i[meshsync_pkg::McastBit];
   assign in_more = in_flit_i[meshsync_pkg::MoreBit];
   assign in_base = in_flit_i[meshsync_pkg::BaseLsb +: meshsync_pkg::BaseW];
-  assign in_snake = in_addr && (in_base != meshsync_pkg::BaseXY) && (in_base != meshsync_pkg::BaseTree);
+  assign in_snake = PathWorms && in_addr && (in_base != meshsync_pkg::BaseXY) && (in_base != meshsync_pkg::BaseTree);
   assign slot = in_vc_i == meshsync_pkg::VcSnake;
   // Tree worms keep to VC 4; their head is an address-flit format with base 3.
   assign in_tree_vc = in_vc_i == meshsync_pkg::VcTree;
@@ -166,7 +169,7 @@ module meshsync_input_port #(
   // injection input leaves by the port it names, unless it is addressed here; later
   // routers see it on a link input and follow the base routing.
   assign in_first = in_flit_i[meshsync_pkg::FirstLsb +: meshsync_pkg::FirstW];
-  assign forced = Injection && in_head && in_addr && !in_tree_head && (in_first != meshsync_pkg::PortLocal) &&
+  assign forced = Injection && PathWorms && in_head && in_addr && !in_tree_head && (in_first != meshsync_pkg::PortLocal) &&
                   (base_port != meshsync_pkg::PortLocal);
   assign route_port = forced ? in_first : base_port;
 
@@ -198,7 +201,7 @@ module meshsync_input_port #(
       nxt_out = route_port;
       // A multidestination head addressed here: absorbed, and forwarded from the next
       // flit on if more addresses follow.
-      nxt_copy = in_addr && (route_port == meshsync_pkg::PortLocal) && in_more;
+      nxt_copy = PathWorms && in_addr && (route_port == meshsync_pkg::PortLocal) && in_more;
       nxt_promote = nxt_copy;
     end else if (cur_promote) begin
       push_tag = 2'b11;
@@ -293,7 +296,9 @@ module meshsync_input_port #(
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
     localparam bit WormVc = (v == 0) || (v == 3);
     localparam bit TreeVc = (v == 4);
-    localparam int unsigned Depth = TreeVc ? TreeBufferDepth : WormVc ? BufferDepth : SyncBufferDepth;
+    localparam int unsigned Depth = TreeVc ? TreeBufferDepth :
+                                    (v == 3) ? (PathWorms ? BufferDepth : 0) :
+                                    WormVc ? BufferDepth : SyncBufferDepth;
     localparam int unsigned VcCntW = WormVc ? WormCntW : CntW;
     localparam int unsigned Owner = (v == 3) ? meshsync_pkg::OwnerSnake : meshsync_pkg::OwnerWorm;
     logic push, credit, worm_ok, relabel, cs_path;
@@ -302,39 +307,59 @@ module meshsync_input_port #(
     assign pop_o[v] = gnt_i && (sel_vc == meshsync_pkg::VcW'(v));
     assign relabel = relabel_i && (sel_vc == meshsync_pkg::VcW'(v));
 
-    meshsync_input_buffer #(
-      .Depth (Depth),
-      .FlitW (FlitW),
-      .CntW  (VcCntW)
-    ) u_buffer (
-      .clk_i           (clk_i),
-      .rst_ni          (rst_ni),
-      .push_i          (push),
-      .push_flit_i     (in_flit_i),
-      .push_cnt_i      (push_cnt[VcCntW-1:0]),
-      .push_out_i      (push_out),
-      .push_tag_i      (push_tag),
-      .fresh_o         (fresh[v]),
-      .fresh_flit_o    (fresh_flit[v]),
-      .fresh_out_o     (fresh_out[v]),
-      .fix_out_i       (!WormVc && !TreeVc && fix_out),
-      .fix_out_port_i  (fix_port),
-      .fix_cnt_i       (!WormVc && !TreeVc && fix_cnt),
-      .fix_cnt_value_i (CntTrm[VcCntW-1:0]),
-      .relabel_i       (relabel),
-      .done_i          (cs_done_i && (sel_vc == meshsync_pkg::VcW'(v))),
-      .pop_i           (pop_o[v]),
-      .head_valid_o    (head_valid[v]),
-      .head_done_o     (head_done[v]),
-      .head_ready_o    (head_ready[v]),
-      .head_cnt_o      (cnt),
-      .head_flit_o     (head_flit[v]),
-      .head_out_o      (head_out[v]),
-      .head_tag_o      (head_tag[v]),
-      .full_o          (full_o[v]),
-      .empty_o         (empty[v]),
-      .overflow_o      (overflow[v])
-    );
+    if (Depth == 0) begin : gen_absent
+      // A VC the router is built without (no path worms, no tree VC): no storage, never a
+      // request. Its upstream has no credits for it, so a flit on it is an overflow.
+      assign fresh[v] = 1'b0;
+      assign fresh_flit[v] = '0;
+      assign fresh_out[v] = '0;
+      assign head_valid[v] = 1'b0;
+      assign head_done[v] = 1'b0;
+      assign head_ready[v] = 1'b0;
+      assign cnt = '0;
+      assign head_flit[v] = '0;
+      assign head_out[v] = '0;
+      assign head_tag[v] = '0;
+      assign full_o[v] = 1'b1;
+      assign empty[v] = 1'b1;
+      assign overflow[v] = push;
+      logic unused_relabel;
+      assign unused_relabel = relabel;
+    end else begin : gen_buffer
+      meshsync_input_buffer #(
+        .Depth (Depth),
+        .FlitW (FlitW),
+        .CntW  (VcCntW)
+      ) u_buffer (
+        .clk_i           (clk_i),
+        .rst_ni          (rst_ni),
+        .push_i          (push),
+        .push_flit_i     (in_flit_i),
+        .push_cnt_i      (push_cnt[VcCntW-1:0]),
+        .push_out_i      (push_out),
+        .push_tag_i      (push_tag),
+        .fresh_o         (fresh[v]),
+        .fresh_flit_o    (fresh_flit[v]),
+        .fresh_out_o     (fresh_out[v]),
+        .fix_out_i       (!WormVc && !TreeVc && fix_out),
+        .fix_out_port_i  (fix_port),
+        .fix_cnt_i       (!WormVc && !TreeVc && fix_cnt),
+        .fix_cnt_value_i (CntTrm[VcCntW-1:0]),
+        .relabel_i       (relabel),
+        .done_i          (cs_done_i && (sel_vc == meshsync_pkg::VcW'(v))),
+        .pop_i           (pop_o[v]),
+        .head_valid_o    (head_valid[v]),
+        .head_done_o     (head_done[v]),
+        .head_ready_o    (head_ready[v]),
+        .head_cnt_o      (cnt),
+        .head_flit_o     (head_flit[v]),
+        .head_out_o      (head_out[v]),
+        .head_tag_o      (head_tag[v]),
+        .full_o          (full_o[v]),
+        .empty_o         (empty[v]),
+        .overflow_o      (overflow[v])
+      );
+    end
     assign head_cnt[v] = CntW'(cnt);
     // A setup/teardown on its way through (sync VCs only; Local and OutConsume are the
     // outputs of messages addressed here).

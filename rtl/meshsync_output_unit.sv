@@ -13,8 +13,10 @@ module meshsync_output_unit #(
   parameter int unsigned BufferDepth = 16,
   /// Downstream sync VC buffer depth (VC 1 and VC 2).
   parameter int unsigned SyncBufferDepth = 4,
-  /// Downstream tree VC buffer depth (VC 4).
+  /// Downstream tree VC buffer depth (VC 4); 0: no tree VC.
   parameter int unsigned TreeBufferDepth = 66,
+  /// The snake VC (VC 3) of multidestination worms exists.
+  parameter bit PathWorms = 1'b1,
   /// Width of a grant index.
   parameter int unsigned IdxW = 3,
   /// Width of the claimant's index.
@@ -67,7 +69,8 @@ module meshsync_output_unit #(
     meshsync_credit_counters #(
       .BufferDepth     (BufferDepth),
       .SyncBufferDepth (SyncBufferDepth),
-      .TreeBufferDepth (TreeBufferDepth)
+      .TreeBufferDepth (TreeBufferDepth),
+      .PathWorms       (PathWorms)
     ) u_credits (
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),

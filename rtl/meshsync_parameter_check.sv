@@ -9,6 +9,7 @@ module meshsync_parameter_check #(
   parameter int unsigned BufferDepth = 4,
   parameter int unsigned SyncBufferDepth = 2,
   parameter int unsigned TreeBufferDepth = 10,
+  parameter int unsigned PathWorms = 1,
   parameter int unsigned NumRegs = 4,
   parameter int unsigned MaxChildren = 4,
   parameter int unsigned Trn = 5,
@@ -31,8 +32,11 @@ module meshsync_parameter_check #(
   if (SyncBufferDepth < 1) begin : gen_check_sync_buffer_depth
     $error("SyncBufferDepth must be at least 1 flit");
   end
-  if (TreeBufferDepth < 2 || TreeBufferDepth > 65535) begin : gen_check_tree_depth
-    $error("TreeBufferDepth must be 2 to 65535 flits (a tree worm's head and a word)");
+  if (TreeBufferDepth == 1 || TreeBufferDepth > 65535) begin : gen_check_tree_depth
+    $error("TreeBufferDepth must be 0 (no tree VC) or 2 to 65535 flits (a tree worm's head and a word)");
+  end
+  if (PathWorms > 1) begin : gen_check_path_worms
+    $error("PathWorms must be 0 (unicast worms only) or 1 (multidestination worms)");
   end
   if (NumRegs > 256) begin : gen_check_num_regs
     $error("NumRegs must be at most 256 (the 8-bit GID space)");

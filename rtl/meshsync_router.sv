@@ -38,7 +38,11 @@ module meshsync_router #(
   /// Depth of each sync VC input buffer (VC 1, VC 2), and their credits.
   parameter int unsigned SyncBufferDepth = 2,
   /// Depth of the tree VC input buffer (VC 4), and its credits: the longest tree worm.
+  /// 0: a router without the tree VC (no tree worms).
   parameter int unsigned TreeBufferDepth = 10,
+  /// Multidestination (path) worms: absorb-and-forward, snake routing and the snake VC
+  /// (VC 3, BufferDepth deep). 0: a router for unicast worms only, without VC 3.
+  parameter int unsigned PathWorms = 1,
   /// Barrier registers (CAM entries); 0, 4 and 16 are the measured points.
   parameter int unsigned NumRegs = 4,
   /// Children one barrier register holds (BTM needs 4).
@@ -121,6 +125,7 @@ module meshsync_router #(
     .BufferDepth     (BufferDepth),
     .SyncBufferDepth (SyncBufferDepth),
     .TreeBufferDepth (TreeBufferDepth),
+    .PathWorms       (PathWorms),
     .NumRegs         (NumRegs),
     .MaxChildren     (MaxChildren),
     .Trn             (Trn),
@@ -133,7 +138,7 @@ module meshsync_router #(
   // at a zero-width buffer.
   localparam int unsigned WormDepth = (BufferDepth > 0) ? BufferDepth : 1;
   localparam int unsigned SyncDepth = (SyncBufferDepth > 0) ? SyncBufferDepth : 1;
-  localparam int unsigned TreeDepth = (TreeBufferDepth > 1) ? TreeBufferDepth : 2;
+  localparam int unsigned TreeDepth = (TreeBufferDepth == 1) ? 2 : TreeBufferDepth;
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
@@ -256,6 +261,7 @@ module meshsync_router #(
       .BufferDepth     (WormDepth),
       .SyncBufferDepth (SyncDepth),
       .TreeBufferDepth (TreeDepth),
+      .PathWorms       (PathWorms != 0),
       .Trn             (Trn),
       .Trm             (Trm),
       .CntW            (CntW),
@@ -636,6 +642,7 @@ module meshsync_router #(
     .BufferDepth     (WormDepth),
     .SyncBufferDepth (SyncDepth),
     .TreeBufferDepth (TreeDepth),
+    .PathWorms       (PathWorms != 0),
     .IdxW            (IdxW),
     .InW             (InW)
   ) u_output (

@@ -23,6 +23,18 @@ struct NetworkConfig {
 
   // Throws ConfigError naming the first problem found.
   void validate() const;
+
+  // What a run asks of the router it was given: ConfigError naming the parameter that left
+  // the feature out (or sized it too small). `what` names the run's part that needs it.
+  void require_path_worms(const std::string& what) const {
+    if (router.path_worms == 0) throw ConfigError(what + " needs multidestination worms, but --path-worms is off");
+  }
+  void require_tree_vc(std::uint32_t worm_flits, const std::string& what) const {
+    if (router.tree_buffer_depth == 0) throw ConfigError(what + " needs the tree VC, but --tree-buffer-depth is 0");
+    if (worm_flits > router.tree_buffer_depth)
+      throw ConfigError(what + ": a tree worm of " + std::to_string(worm_flits) +
+                        " flits is longer than --tree-buffer-depth " + std::to_string(router.tree_buffer_depth));
+  }
 };
 
 inline void NetworkConfig::validate() const {

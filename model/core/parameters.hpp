@@ -27,6 +27,14 @@ struct Timing {
   std::uint32_t trm = 30;   // router delay when a member router processes a sync message
 };
 
+// The smallest t_rm for which the zero-load formulas of NOTES.md hold exactly, whatever the
+// members (docs/microarchitecture.md, "Barrier registers"): the unit takes one message a
+// cycle, so of k messages arriving together the last is taken k - 1 cycles after them, and
+// the batch it completes leaves at that message's ready (arrival + t_rm - 1) only if it was
+// taken before: t_rm >= k + 1. Sync messages enter on the five ports (injection channels
+// 1-3 carry worms only), so k <= 5.
+inline constexpr std::uint32_t kExactTrmMinimum = 5 + 1;
+
 struct RouterParams {
   // Worm VC input buffer, flits. Full link throughput needs depth >= 2*tp + trn + 1 (the
   // credit round trip, docs/microarchitecture.md); 16 covers the paper's timing.
@@ -45,12 +53,19 @@ struct RouterParams {
   std::uint32_t ni_ports = 1;
   // The tree worm VC (docs/tree-multicast.md). A tree worm moves on only into a buffer
   // that has room for all of it (virtual cut-through), so this is also the longest tree
-  // worm: 66 flits hold a head, a fragment index and a 256-byte fragment.
+  // worm: 66 flits hold a head, a fragment index and a 256-byte fragment. 0: the router
+  // has no tree VC, and tree multicasts are refused.
   std::uint32_t tree_buffer_depth = 66;
+  // Multidestination (path) worms: absorb-and-forward at the routers and the snake VC
+  // (VC 3, buffer_depth deep). 0: a router for unicast worms only (no VC 3), and path-based
+  // multicasts with multidestination worms are refused.
+  std::uint32_t path_worms = 1;
 
   // Depth of VC `vc`'s input buffer (and the credits of that VC on a link).
   std::uint32_t depth(int vc) const {
-    return vc == kTreeVc ? tree_buffer_depth : is_worm_vc(vc) ? buffer_depth : sync_buffer_depth;
+    if (vc == kTreeVc) return tree_buffer_depth;
+    if (vc == kSnakeVc) return path_worms != 0 ? buffer_depth : 0;
+    return vc == kWormVc ? buffer_depth : sync_buffer_depth;
   }
 };
 
@@ -80,6 +95,9 @@ struct Parameter {
   // Parameters with named values take only those (and the names on the command line).
   const ParameterChoice* choices = nullptr;
   std::size_t choice_count = 0;
+  // A parameter whose 0 means "the feature is absent" takes 0 below its minimum; this
+  // says what 0 builds (validate()'s message), or nullptr.
+  const char* zero_means = nullptr;
 
   const char* json_object() const { return timing != nullptr ? "timing" : "router"; }
   // The field in a NetworkConfig (or anything with `timing` and `router` members).
@@ -101,6 +119,7 @@ struct Parameter {
 // 10^8: far more than any run needs (the bound of the cycle counts and buffer depths).
 inline constexpr std::uint32_t kParameterLarge = 100000000;
 inline constexpr ParameterChoice kNiChoices[] = {{"one-port", 1}, {"all-port", 4}};
+inline constexpr ParameterChoice kOnOff[] = {{"off", 0}, {"on", 1}};
 
 // The order is the command line's (--help) and describe_router()'s.
 inline constexpr Parameter kParameters[] = {
@@ -116,8 +135,11 @@ inline constexpr Parameter kParameters[] = {
     {"buffer-depth", "buffer_depth", "BufferDepth", 4, 1, kParameterLarge, "flit", "worm VC input buffer, flits", "",
      "", nullptr, &RouterParams::buffer_depth},
     {"tree-buffer-depth", "tree_buffer_depth", "TreeBufferDepth", 10, 2, 65535, "flit",
-     "tree worm VC input buffer, flits: the longest tree multicast worm", "a head and a word", "", nullptr,
-     &RouterParams::tree_buffer_depth},
+     "tree worm VC input buffer, flits: the longest tree multicast worm (0: no tree VC)", "a head and a word", "",
+     nullptr, &RouterParams::tree_buffer_depth, nullptr, 0, "no tree VC"},
+    {"path-worms", "path_worms", "PathWorms", 1, 0, 1, "",
+     "multidestination (path) worms: absorb-and-forward and the snake VC (off: unicast worms only)", "", "",
+     nullptr, &RouterParams::path_worms, kOnOff, std::size(kOnOff)},
     {"sync-buffer-depth", "sync_buffer_depth", "SyncBufferDepth", 2, 1, kParameterLarge, "flit",
      "each sync VC input buffer, flits", "", "", nullptr, &RouterParams::sync_buffer_depth},
     {"registers", "barrier_registers", "NumRegs", 4, 0, 256, "", "barrier registers per router", "",
@@ -166,7 +188,12 @@ inline std::string parameter_error(const Parameter& p, std::uint32_t value) {
     if (*reason != '\0') m += std::string(" (") + reason + ")";
     return m;
   };
-  if (value < p.min) return bound("at least", p.min, p.min_reason);
+  if (value == 0 && p.zero_means != nullptr) return "";
+  if (value < p.min) {
+    std::string m = bound("at least", p.min, p.min_reason);
+    if (p.zero_means != nullptr) m += std::string(", or 0 (") + p.zero_means + ")";
+    return m;
+  }
   if (value > p.max) return bound("at most", p.max, p.max_reason);
   return "";
 }

@@ -89,9 +89,14 @@ class RtlSite final : public ExternalRouter {
                       (local_.size() > 1 ? " (injection channel " + std::to_string(ch) + ")" : ""));
   }
 
-  // Phase 1 of cycle c: the core's cycle (lockstep), then the inputs of the cycle.
-  void begin(std::uint64_t c) {
+  // Phase 0 of cycle c, on the simulation's thread: the core's cycle (lockstep).
+  void step_shadow(std::uint64_t c) {
     if (shadow_) model_ = step_core(*shadow_, c);
+  }
+
+  // Phase 1: the inputs of the cycle. Phases 1 and 2 touch only this site and its router,
+  // so the routers of a cycle run them on any thread (ParallelLoop).
+  void begin(std::uint64_t c) {
     in_ = RtlInputs{};
     arriving_ = {};
     presented_ = false;
@@ -330,7 +335,7 @@ class RtlSite final : public ExternalRouter {
 
 RtlMesh::RtlMesh(sc_core::sc_module_name name, NetworkCore& net, const CosimOptions& opt)
     : sc_core::sc_module(name), net_(net), build_(&find_rtl_build(net.config(), opt.config)),
-      ctx_(std::make_unique<VerilatedContext>()), trace_path_(opt.trace) {
+      ctx_(std::make_unique<VerilatedContext>()), trace_path_(opt.trace), pool_(opt.threads) {
   const MeshShape& m = net.mesh();
   std::vector<int> kind(static_cast<std::size_t>(m.nodes()), 0);  // 1 RTL, 2 lockstep
   for (NodeId n : opt.rtl) kind[n] = std::max(kind[n], 1);
@@ -371,8 +376,12 @@ void RtlMesh::dump(sc_core::sc_time t) {
 }
 
 bool RtlMesh::step(std::uint64_t c, const std::vector<NodeId>& due, RouterLinks& links) {
-  for (NodeId n : due) by_node_[n]->begin(c);
-  for (NodeId n : due) by_node_[n]->offer_local(c);
+  for (NodeId n : due) by_node_[n]->step_shadow(c);
+  pool_.run(due.size(), [&](std::size_t i) {
+    RtlSite& s = *by_node_[due[i]];
+    s.begin(c);
+    s.offer_local(c);
+  });
   bool moved = false;
   for (NodeId n : due) moved |= by_node_[n]->finish(c, links);
   compared_ += due.size();
@@ -380,7 +389,7 @@ bool RtlMesh::step(std::uint64_t c, const std::vector<NodeId>& due, RouterLinks&
   // cycle later; the routers compute it at once.
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   dump(now);
-  for (NodeId n : due) by_node_[n]->router().clock();
+  pool_.run(due.size(), [&](std::size_t i) { by_node_[due[i]]->router().clock(); });
   dump(now + MeshSystem::cycle_time() / 4);
   return moved;
 }

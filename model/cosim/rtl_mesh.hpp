@@ -15,6 +15,7 @@
 #include <systemc.h>
 
 #include "model/core/network_core.hpp"
+#include "parallel_loop.hpp"
 #include "rtl_builds.hpp"
 
 namespace meshsync::rtl {
@@ -29,6 +30,7 @@ struct CosimOptions {
   std::vector<NodeId> lockstep;  // RTL routers checked against the core (implies rtl)
   std::string config;            // a named RTL configuration; empty: the matching one
   std::string trace;             // FST file of the Verilated routers' signals; empty: none
+  int threads = 1;               // threads evaluating the cycle's routers (ParallelLoop)
 };
 
 class RtlSite;
@@ -59,6 +61,7 @@ class RtlMesh : public sc_core::sc_module, public ExternalRouters {
   std::string trace_path_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::uint64_t compared_ = 0;
+  ParallelLoop pool_;
 };
 
 }  // namespace meshsync::rtl

@@ -120,6 +120,7 @@ void NetworkInterface::do_send(NiSend& cmd, Done done) {
 void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
   if (cmd.worms.empty() || cmd.data_flits < 1 || cmd.words.size() > cmd.data_flits)
     throw std::logic_error("multicast step needs a worm and at least as many data flits as words");
+  system_.config().require_path_worms("a path-based multicast");
   const std::uint64_t now = system_.now_cycle();
   const std::uint64_t start = now + system_.config().timing.ts;
   const auto channels = static_cast<int>(system_.config().router.ni_ports);
@@ -143,8 +144,8 @@ void NetworkInterface::do_tree_multicast(NiTreeMulticast& cmd, Done done) {
   const std::uint64_t now = system_.now_cycle();
   const std::uint64_t start = now + system_.config().timing.ts;
   const auto length = static_cast<std::uint16_t>(1 + cmd.data_flits);
-  if (cmd.words.size() > cmd.data_flits || length > system_.config().router.tree_buffer_depth)
-    throw std::logic_error("tree multicast: more words than data flits, or a worm longer than the tree buffer");
+  if (cmd.words.size() > cmd.data_flits) throw std::logic_error("tree multicast: more words than data flits");
+  system_.config().require_tree_vc(length, "a tree multicast");
   cmd.packet = system_.new_packet_id();
   system_.scoreboard().expect_tree(cmd.packet, node_, cmd.members, length, now, cmd.words);
   for (const Flit& f : make_tree_worm(cmd.packet, node_, cmd.member, cmd.gid, length, now, cmd.words))

@@ -95,8 +95,10 @@ int run_barrier(const BarrierOptions& o) {
     if (cosim.rtl && !o.params.load.pattern.empty())
       throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
   });
-  return report(o.json, cosim, seconds_since(wall0), [&](double wall) { print_result_json(o, r, cosim, wall); },
-                [&] { print_table(o, r); });
+  const int status = report(o.json, cosim, seconds_since(wall0),
+                            [&](double wall) { print_result_json(o, r, cosim, wall); }, [&] { print_table(o, r); });
+  check_exact(o.params, r);  // after the results: they show the difference
+  return status;
 }
 
 }  // namespace meshsync

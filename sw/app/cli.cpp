@@ -78,7 +78,10 @@ void add_parameter(CLI::App* app, NetworkConfig& c, const Parameter& p, std::str
   std::uint32_t& field = p.of(c);
   const std::string& line = help.empty() ? std::string(p.doc) : help;
   if (p.choices == nullptr) {
-    add_number(app, names, field, line, CLI::Range(std::int64_t{p.min}, std::int64_t{p.max}));
+    // A 0 that means "absent" passes here; NetworkConfig::validate() then refuses what lies
+    // between 0 and the minimum, saying both.
+    const std::int64_t low = p.zero_means != nullptr ? 0 : std::int64_t{p.min};
+    add_number(app, names, field, line, CLI::Range(low, std::int64_t{p.max}));
     return;
   }
   std::map<std::string, std::uint32_t> values;
@@ -87,13 +90,14 @@ void add_parameter(CLI::App* app, NetworkConfig& c, const Parameter& p, std::str
 }
 
 // `ts_names`: the start-up's option name(s); multicast also calls it --startup, the QG
-// paper's word. Parameters with named values (--ni) are options of the subcommands that
-// use them (add_parameter).
+// paper's word. --ni is an option of the subcommands that use it (add_parameter); the
+// other parameters with named values (--path-worms) are every subcommand's.
 void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts_names = "--ts") {
   NetworkConfig& c = n.config;
   add_mesh(app, c.mesh);
   for (const Parameter& p : kParameters)
     if (p.choices == nullptr) add_parameter(app, c, p, p.timing == &Timing::ts ? ts_names : "");
+    else if (&p != &parameter("ni")) add_parameter(app, c, p);
   add_number(app, "--deadlock-cycles", c.deadlock_cycles,
              "report a deadlock after this many cycles without progress",
              CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
@@ -103,6 +107,9 @@ void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts
   app->add_option("--lockstep", n.lockstep,
                   "RTL routers checked every cycle against the model core at: all | x,y;... | random:N; "
                   "mesh: the mesh block, its boundary checked against the model's mesh");
+  add_number(app, "--threads", n.threads,
+             "threads that evaluate the cycle's busy RTL routers (--rtl, --lockstep; the model needs none)",
+             CLI::Range(1, 64));
   app->add_option("--trace", n.trace,
                   "waveform of every router for GTKWave: FILE.fst, or FILE.vcd; FILE.gtkw opens it (with RTL "
                   "routers also FILE.rtl.fst, their Verilated signals)");
@@ -131,6 +138,11 @@ CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
   add_number(barrier, "--repeat", o.params.repeat, "barriers to measure (random members drawn anew each)",
              CLI::Range(1, 100000));
   add_seed(barrier, o.params.seed, "seed for random members");
+  barrier->add_flag("--software-fallback", o.params.software_fallback,
+                    "with --registers 0: every member keeps its register in node memory (docs/barrier-fallback.md)");
+  barrier->add_flag("--exact", o.params.exact,
+                    fmt::format("fail unless every barrier takes the formula's cycles (needs --trm >= {}, no --load)",
+                                kExactTrmMinimum));
   barrier->add_flag("--json", o.json, "print JSON");
   add_background_load(barrier, o.params.load, "--load", "barriers");
   return barrier;

@@ -14,7 +14,10 @@ namespace {
 
 Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
   Cosim c;
-  if (o.rtl.empty() && o.lockstep.empty()) return c;
+  if (o.rtl.empty() && o.lockstep.empty()) {
+    if (o.threads > 1) throw ConfigError("--threads evaluates RTL routers: give --rtl or --lockstep");
+    return c;
+  }
   // The model addresses any mesh it simulates; the RTL routers only what the 32-bit
   // hardware flit's destination fields can name.
   const MeshShape& mesh = o.config.mesh;
@@ -28,6 +31,9 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
     // The whole mesh as one Verilated block: it has no positions to mix with the model's.
     if ((!o.rtl.empty() && o.rtl != "mesh") || (!o.lockstep.empty() && o.lockstep != "mesh"))
       throw ConfigError("--rtl mesh and --lockstep mesh take the whole mesh: give no other positions");
+    if (o.threads > 1)
+      throw ConfigError("--threads is for RTL routers as sites (--rtl all); the mesh block's threads are set when it "
+                        "is built (-DMESHSYNC_MESH_THREADS, docs/performance.md)");
     if (!o.trace.empty())
       throw ConfigError("--trace is not available with the mesh block (--rtl mesh, --lockstep mesh): use --rtl "
                         "all, whose routers it shows");
@@ -42,6 +48,7 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
   if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, mesh, seed);
   // The Verilated signals beside the decoded trace (docs/waveforms.md).
   if (!o.trace.empty()) opt.trace = rtl_trace_path(o.trace);
+  opt.threads = o.threads;
   c.mesh = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
   c.rtl = c.mesh->sites();
   c.lockstep = opt.lockstep.size();

@@ -13,6 +13,8 @@ struct NetworkOptions {
   NetworkConfig config;
   // RTL co-simulation (docs/rtl.md): positions "all" | "x,y;x,y;..." | "random:N".
   std::string rtl, lockstep;
+  // Threads that evaluate the cycle's busy RTL routers (the caller's included).
+  int threads = 1;
   // Waveform (docs/waveforms.md): the file (FST, or VCD by its name), the routers it
   // shows (empty: all) and the cycles "FROM:TO" (empty: all).
   std::string trace, trace_routers, trace_window;

@@ -191,11 +191,13 @@ class Bench {
 
   // ---- traffic not played by groups ---------------------------------------------------
   // An all-port NI's injection channels 1-3 (inputs 5-7) carry worms only.
+  // A router built without path worms or the tree VC gets none of them.
   void generate_traffic(std::uint64_t) {
+    const RouterParams& router = ls_.params().router;
     for (int p = 0; p < ls_.inputs(); ++p) {
       if (q_[p][0].size() < 4 && chance(opt_.worm_rate)) queue_worm(p);
-      if (q_[p][kSnakeVc].size() < 4 && chance(opt_.mcast_rate)) queue_multicast(p);
-      if (q_[p][kTreeVc].size() < 16 && chance(opt_.tree_rate)) queue_tree(p);
+      if (router.path_worms != 0 && q_[p][kSnakeVc].size() < 4 && chance(opt_.mcast_rate)) queue_multicast(p);
+      if (router.tree_buffer_depth > 0 && q_[p][kTreeVc].size() < 16 && chance(opt_.tree_rate)) queue_tree(p);
       if (p < kPorts && chance(opt_.sync_rate)) queue_other_sync(p);
     }
   }

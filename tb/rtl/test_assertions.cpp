@@ -133,3 +133,43 @@ TEST_CASE("assertions: a worm's flit on a VC another input holds", "[assertions]
   opt.load = 0.8;  // worms contend for the outputs' VCs
   expect_assertion("owner-ignored", opt, "VcOwnerLeaves_A");
 }
+
+TEST_CASE("assertions: an input pops a flit it was not granted", "[assertions]") {
+  BenchOptions opt = bench(27);
+  opt.load = 0.8;  // requests that lose their output
+  expect_assertion("pop-ungranted", opt, "OnePopPerGrant_A");
+}
+
+TEST_CASE("assertions: credits counted past the downstream buffer's depth", "[assertions]") {
+  // Fires in the first cycle, long before the extra credit could show at an output.
+  expect_assertion("credit-reset", bench(28), "CreditsWithinDepth_A");
+}
+
+TEST_CASE("assertions: a batch still pending while the emitter sends it", "[assertions]") {
+  // A root with one child: its release batch sends the child's release, then the local
+  // release a cycle later. The mutant leaves the batch pending when the emitter takes
+  // it, so in the second cycle the register has a batch pending and one being sent; the
+  // assertion fires at that edge, before the kept batch would be sent again.
+  Lockstep ls(make_rtl_router("batch-kept"), Coord{3, 4});
+  const auto cycle = [&](const Stimulus& s) {
+    ls.step_model();
+    return ls.apply(s);
+  };
+  BarrierRegisterSetup root;
+  root.gid = 12;
+  root.children.push_back(ChildLink{ls.mesh().id(Coord{5, 4}), Route::XY});
+  Stimulus program;
+  program.reg.op = RegOp::Program;
+  program.reg.setup = root;
+  REQUIRE(cycle(program));
+  Stimulus release;
+  release.in[0] = make_sync(SyncType::Release, 12, ls.self(), ls.self(), Route::XY, 0);
+  bool ok = cycle(release);
+  const std::string printed = captured_stdout([&] {
+    for (int k = 0; k < 80 && ok; ++k) ok = cycle(Stimulus{});
+  });
+  CHECK_FALSE(ok);
+  CHECK(printed.find("OneBatch_A") != std::string::npos);
+  CHECK(ls.mismatch().find("RTL assertion failed") != std::string::npos);
+  WARN("mutant batch-kept caught: " << ls.mismatch());
+}

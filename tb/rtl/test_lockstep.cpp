@@ -32,6 +32,18 @@ TEST_CASE("lockstep: the design point (BufferDepth 4 / tree VC 10 / 4 registers 
   CHECK(r.stats.forced_first_hops > 100);
 }
 
+TEST_CASE("lockstep: the base router (no path worms, no tree VC, no registers)", "[lockstep]") {
+  // The first row of scripts/synth's per-feature table: unicast worms and sync messages.
+  BenchOptions opt;
+  opt.cycles = 50000;
+  opt.seed = 18;
+  opt.load = 0.8;
+  const BenchResult r = run("base", opt);
+  CHECK(r.stats.multicast_worms == 0);
+  CHECK(r.stats.tree_worms == 0);
+  CHECK(r.stats.worms > 1000);
+}
+
 TEST_CASE("lockstep: the simulator's default router (BufferDepth 16 / tree VC 66 / 8 children)", "[lockstep]") {
   // What --rtl co-simulates at default parameters (configuration `model`).
   BenchOptions opt;

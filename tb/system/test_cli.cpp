@@ -354,12 +354,15 @@ TEST_CASE("cli: barrier timing options reach the simulation", "[cli][json]") {
   CHECK(j.at("analytic_cycles") == 2 * (7 + 5 * 1 + 6 * 3));
   CHECK(j.at("timing") == json{{"ts", 7}, {"tp", 1}, {"trn", 1}, {"trm", 3}});
   CHECK(j.at("router") == json{{"buffer_depth", 20}, {"sync_buffer_depth", 3}, {"tree_buffer_depth", 30},
-                               {"barrier_registers", 2}, {"max_children", 5}, {"ni_ports", 1}});
+                               {"barrier_registers", 2}, {"max_children", 5}, {"ni_ports", 1}, {"path_worms", 1}});
   CHECK(j.at("deadlock_cycles") == 5000);
 }
 
-TEST_CASE("cli: --registers 0 falls back to software and is slower", "[cli][json][registers]") {
-  const json j = run_json({"barrier", "--mesh", "4x4", "--members", "all", "--registers", "0", "--json"});
+TEST_CASE("cli: --registers 0 falls back to software when asked, and is slower", "[cli][json][registers]") {
+  expect_error_naming({"barrier", "--mesh", "4x4", "--registers", "0"}, "--registers 0");
+  expect_error_naming({"barrier", "--mesh", "4x4", "--registers", "0"}, "--software-fallback");
+  const json j = run_json({"barrier", "--mesh", "4x4", "--members", "all", "--registers", "0", "--software-fallback",
+                           "--json"});
   CHECK(j.at("software_fallbacks") == 16);
   CHECK(j.at("latency_cycles").get<std::uint64_t>() > j.at("analytic_cycles").get<std::uint64_t>());
   const json k = run_json({"barrier", "--mesh", "4x4", "--members", "random:6", "--registers", "1",
@@ -517,6 +520,10 @@ TEST_CASE("cli: --rtl and --lockstep give the model's results; bad RTL options a
     return j;
   };
   CHECK(traffic({"--lockstep", "all"}) == traffic({}));
+  // Routers evaluated on two threads: the same cycles, every router still in lockstep.
+  CHECK(traffic({"--lockstep", "all", "--threads", "2"}) == traffic({}));
+  expect_error_naming({"traffic", "--mesh", "4x4", "--threads", "2"}, "--threads evaluates RTL routers");
+  expect_error_naming({"traffic", "--mesh", "4x4", "--threads", "0"}, "--threads");
 
   expect_one_error_line({"barrier", "--mesh", "4x4", "--rtl", "4,0"});
   expect_one_error_line({"barrier", "--mesh", "4x4", "--lockstep", "1;2"});
@@ -1028,8 +1035,10 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
   expect_error_naming({"bcast", "--algo", "twostage", "--root-delay", "-5"}, "--root-delay");
   expect_error_naming({"bcast", "--algo", "adaptive", "--rtl", "all", "--slow-link", "1,0:+X:100"}, "--slow-link");
   expect_error_naming({"bcast", "--algo", "twostage", "--tree-buffer-depth", "2"}, "--tree-buffer-depth 2");
-  // The option's range is validate()'s (was 1 to 10^8 here, refused by validate() below 2).
-  expect_error_naming({"bcast", "--tree-buffer-depth", "1"}, "--tree-buffer-depth: Value 1 not in range 2 to 65535");
+  // Between 0 (no tree VC) and the minimum validate() refuses, naming both.
+  expect_error_naming({"bcast", "--tree-buffer-depth", "1"},
+                      "tree-buffer-depth must be at least 2 flits (a head and a word), or 0 (no tree VC)");
+  expect_error_naming({"bcast", "--algo", "twostage", "--tree-buffer-depth", "0"}, "--tree-buffer-depth 0");
   expect_error_naming({"bcast", "--tree-buffer-depth", "65536"}, "--tree-buffer-depth");
   expect_error_naming({"bcast", "--algo", "tree"}, "--algo");
   expect_error_naming({"bcast", "--algo", "binomial,binomial"}, "twice");
@@ -1213,4 +1222,34 @@ TEST_CASE("cli: a mesh beyond the model's limit is refused up front with one lin
       INFO(cmd << " --mesh " << mesh);
       expect_error_naming({cmd, "--mesh", mesh}, "has a side larger than 1024");
     }
+}
+
+TEST_CASE("cli: barrier --exact holds the formula from the minimum t_rm on and refuses below it", "[cli][exact]") {
+  // At and above the minimum every member set gives the formula exactly (exit 0).
+  for (const char* trm : {"6", "30"})
+    for (const char* members : {"all", "random:9", "0,0;1,0;2,0;0,1;1,1"})
+      run_json({"barrier", "--mesh", "6x5", "--trm", trm, "--members", members, "--scheme", "btm,cs", "--exact",
+                "--json"});
+  expect_error_naming({"barrier", "--trm", "5", "--exact"}, "--trm 6 or more");
+  expect_error_naming({"barrier", "--exact", "--load", "uniform"}, "--load");
+  expect_error_naming({"barrier", "--exact", "--registers", "0", "--software-fallback"}, "--software-fallback");
+  // Below the minimum the excess shows (8x8, all members: 10 cycles at t_rm 1), and
+  // --exact fails the run on it with exit 3, after the results.
+  const Result r = run({"barrier", "--mesh", "8x8", "--trm", "1", "--scheme", "btm"});
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("2180") && Catch::Contains("2170"));
+}
+
+TEST_CASE("cli: a router without path worms or the tree VC refuses what needs them, in one line", "[cli][errors]") {
+  expect_error_naming({"multicast", "--path-worms", "off"}, "--path-worms is off");
+  expect_error_naming({"soak", "--cycles", "100", "--ni", "all-port", "--multicast-rate", "0.01", "--path-worms", "off"},
+                      "--path-worms is off");
+  expect_error_naming({"barrier", "--tree-buffer-depth", "1"}, "tree-buffer-depth");
+  expect_error_naming({"barrier", "--path-worms", "maybe"}, "--path-worms");
+  // What does not need them runs: unicast load and barriers on the base router.
+  const json t = run_json({"traffic", "--mesh", "4x4", "--cycles", "500", "--path-worms", "off",
+                           "--tree-buffer-depth", "0", "--json"});
+  CHECK(t.at("router").at("path_worms") == 0);
+  CHECK(t.at("router").at("tree_buffer_depth") == 0);
+  run_json({"barrier", "--mesh", "4x4", "--path-worms", "off", "--tree-buffer-depth", "0", "--exact", "--json"});
 }

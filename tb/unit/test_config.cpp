@@ -77,7 +77,7 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   // its JSON.
   CHECK(j.at("router") == nlohmann::json{{"buffer_depth", 9}, {"sync_buffer_depth", 2},
                                          {"tree_buffer_depth", 66}, {"barrier_registers", 17},
-                                         {"max_children", 12}, {"ni_ports", 4}});
+                                         {"max_children", 12}, {"ni_ports", 4}, {"path_worms", 1}});
   CHECK(j.at("deadlock_cycles") == 4242);
   const auto back = nlohmann::json::parse(j.dump()).get<NetworkConfig>();
   CHECK(back.mesh.width == 5);
@@ -155,7 +155,21 @@ TEST_CASE("NetworkConfig::validate checks each parameter's range from the table,
   c.router.ni_ports = 4;
   CHECK_NOTHROW(c.validate());
   c.router.tree_buffer_depth = 1;
-  CHECK_THROWS_WITH(c.validate(), "tree-buffer-depth must be at least 2 flits (a head and a word)");
+  CHECK_THROWS_WITH(c.validate(), "tree-buffer-depth must be at least 2 flits (a head and a word), or 0 (no tree VC)");
+  c.router.tree_buffer_depth = 0;  // a router without the tree VC
+  CHECK_NOTHROW(c.validate());
+  CHECK(c.router.depth(kTreeVc) == 0);
+  c.router.path_worms = 0;  // ... and without the snake VC
+  CHECK_NOTHROW(c.validate());
+  CHECK(c.router.depth(kSnakeVc) == 0);
+  CHECK(c.router.depth(kWormVc) == c.router.buffer_depth);
+  CHECK_THROWS_WITH(c.require_path_worms("multicast"), "multicast needs multidestination worms, but --path-worms is off");
+  CHECK_THROWS_WITH(c.require_tree_vc(3, "a tree multicast"), "a tree multicast needs the tree VC, but --tree-buffer-depth is 0");
+  c.router.tree_buffer_depth = 10;
+  CHECK_THROWS_WITH(c.require_tree_vc(11, "a tree multicast"),
+                    "a tree multicast: a tree worm of 11 flits is longer than --tree-buffer-depth 10");
+  c.router.path_worms = 2;
+  CHECK_THROWS_WITH(c.validate(), "path-worms must be 0 (off) or 1 (on), got 2");
   c = NetworkConfig{};
   c.timing.ts = 0;
   CHECK_THROWS_WITH(c.validate(), "ts must be at least 1 cycle (the NI registers the request)");

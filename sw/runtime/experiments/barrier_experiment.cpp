@@ -1,5 +1,9 @@
 #include "barrier_experiment.hpp"
 
+#include <fmt/format.h>
+
+#include "../../../model/core/parameters.hpp"
+
 #include "../../collective/member_spec.hpp"
 #include "param_checks.hpp"
 
@@ -20,6 +24,18 @@ double BarrierResult::speedup() const { return runs.size() == 2 ? mean_latency(r
 BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierParams& p, const MachineHook& hook) {
   cfg.validate();
   check_distinct(p.schemes, scheme_name, "scheme");
+  if (cfg.router.barrier_registers == 0 && !p.software_fallback)
+    throw ConfigError("--registers 0 leaves the barrier tree no barrier register (add --software-fallback to measure "
+                      "every member's register kept in node memory)");
+  if (p.exact) {
+    if (cfg.timing.trm < kExactTrmMinimum)
+      throw ConfigError(fmt::format("--exact needs --trm {} or more (the barrier unit takes one of the five inputs' "
+                                    "messages a cycle), got {}",
+                                    kExactTrmMinimum, cfg.timing.trm));
+    if (!p.load.pattern.empty()) throw ConfigError("--exact compares with the zero-load formula: leave out --load");
+    if (p.software_fallback)
+      throw ConfigError("--exact compares with the routers' formula: leave out --software-fallback");
+  }
   std::vector<std::vector<NodeId>> member_sets;
   for (std::int64_t i = 0; i < p.repeat; ++i)
     member_sets.push_back(parse_members(p.members, cfg.mesh, p.seed + static_cast<std::uint64_t>(i)));
@@ -44,6 +60,18 @@ BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierPara
   });
   if (run.load()) out.load = run.load()->result();
   return out;
+}
+
+void check_exact(const BarrierParams& p, const BarrierResult& r) {
+  if (!p.exact) return;
+  for (std::size_t s = 0; s < r.runs.size(); ++s)
+    for (std::size_t i = 0; i < r.runs[s].size(); ++i) {
+      const BarrierRun& b = r.runs[s][i];
+      if (b.measured.latency_cycles != b.analytic_cycles)
+        throw SimulationError(fmt::format("--exact: {} barrier {} took {} cycles, the formula says {}",
+                                          scheme_name(p.schemes[s]), i + 1, b.measured.latency_cycles,
+                                          b.analytic_cycles));
+    }
 }
 
 }  // namespace meshsync

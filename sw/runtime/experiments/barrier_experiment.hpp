@@ -18,6 +18,13 @@ struct BarrierParams {
   std::int64_t repeat = 1;
   std::uint64_t seed = 1;
   BackgroundLoad load;
+  // With no barrier register at all every member keeps its register in node memory
+  // (docs/barrier-fallback.md): refused unless asked for.
+  bool software_fallback = false;
+  // Every barrier must take exactly the NOTES.md formula's cycles: refused where the
+  // formula cannot hold (t_rm below kExactTrmMinimum, a load, the software fallback),
+  // and a barrier that differs fails the run (SimulationError).
+  bool exact = false;
 };
 
 // One measured barrier and the tree it ran on.
@@ -40,5 +47,9 @@ struct BarrierResult {
 // paper averages over random groups; every scheme sees the same sets. Bad parameters
 // throw ConfigError, a failed simulation SimulationError.
 BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierParams& p, const MachineHook& hook = {});
+
+// Under p.exact: SimulationError naming the first barrier whose latency differs from the
+// formula's.
+void check_exact(const BarrierParams& p, const BarrierResult& r);
 
 }  // namespace meshsync

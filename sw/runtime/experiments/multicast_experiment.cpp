@@ -98,6 +98,7 @@ std::uint64_t trials_p99(const MulticastAlgorithmRun& r) {
 MulticastResult run_multicast_experiment(const NetworkConfig& cfg, const MulticastParams& p, const MachineHook& hook) {
   cfg.validate();
   check_params(p);
+  cfg.require_path_worms("multicast");
   const MeshShape& mesh = cfg.mesh;
   MulticastResult out;
   if (p.rate > 0) {

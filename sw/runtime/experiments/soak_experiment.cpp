@@ -380,6 +380,7 @@ void SoakParams::validate(const NetworkConfig& cfg) const {
   if (!(multicast_rate >= 0 && multicast_rate <= 1))
     fail("--multicast-rate must be in [0, 1] (0: no multicasts), got " + std::to_string(multicast_rate));
   if (multicast_rate > 0) {
+    cfg.require_path_worms("--multicast-rate");
     if (cfg.router.ni_ports != 4)
       fail("multicasts in the soak need the all-port NI (--ni all-port): one-port multicast can deadlock");
     if (multicast_dests < 1 || multicast_dests + 1 > static_cast<std::size_t>(cfg.mesh.nodes()))
