@@ -48,8 +48,12 @@ void ParallelLoop::run(std::size_t n, const Body& body) {
   }
   wake_.notify_all();
   drain();
+  // A worker may be descheduled (a loaded host): after a short spin, give it the core.
   const int workers = static_cast<int>(workers_.size());
-  while (finished_.load(std::memory_order_acquire) != workers) relax();
+  for (int spins = 0; finished_.load(std::memory_order_acquire) != workers; ++spins) {
+    if (spins < 4096) relax();
+    else std::this_thread::yield();
+  }
   body_ = nullptr;
   if (error_) {
     std::exception_ptr e = error_;
@@ -76,7 +80,9 @@ void ParallelLoop::work() {
     const auto until = std::chrono::steady_clock::now() + kSpin;
     int spins = 0;
     while (generation_.load(std::memory_order_acquire) == seen && !stop_.load(std::memory_order_relaxed)) {
-      relax();
+      // Past a short spin, yield: the thread the loop waits for may need this core.
+      if (spins < 4096) relax();
+      else std::this_thread::yield();
       // The clock is read now and then only: it costs more than a pause.
       if (++spins % 256 == 0 && std::chrono::steady_clock::now() > until) {
         std::unique_lock<std::mutex> lock(mutex_);
