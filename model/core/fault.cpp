@@ -1,10 +1,10 @@
 #include "fault.hpp"
 
 #include <algorithm>
-#include <regex>
 
 #include "config.hpp"
 #include "random.hpp"
+#include "text_scan.hpp"
 
 namespace meshsync {
 
@@ -31,26 +31,38 @@ std::string Fault::text() const {
 }
 
 Fault parse_fault(const std::string& spec, const MeshShape& mesh) {
-  static const std::regex form(R"((link|router|corrupt):(\d{1,9}),(\d{1,9})(?:,([+-][XY]))?@(\d{1,18}))");
-  std::smatch m;
-  if (!std::regex_match(spec, m, form))
+  // kind:X,Y[,DIR]@CYCLE
+  TextScan t(spec);
+  std::string kind;
+  for (const char* k : {"link", "router", "corrupt"})
+    if (kind.empty() && t.take_word(k)) kind = k;
+  std::optional<long long> x, y, cycle;
+  std::string dir;
+  bool ok = !kind.empty() && t.take(':') && (x = t.number(9)) && t.take(',') && (y = t.number(9));
+  if (ok && t.take(',')) {
+    const char sign = t.take_any("+-");
+    const char axis = t.take_any("XY");
+    ok = sign != 0 && axis != 0;
+    dir = std::string{sign, axis};
+  }
+  ok = ok && t.take('@') && (cycle = t.number(18)) && t.done();
+  if (!ok)
     throw ConfigError("malformed fault '" + spec +
                       "' (expected link:X,Y,DIR@CYCLE, router:X,Y@CYCLE or corrupt:X,Y,DIR@CYCLE)");
   Fault f;
-  const std::string kind = m[1];
   f.kind = kind == "router" ? FaultKind::Router : kind == "link" ? FaultKind::Link : FaultKind::Corrupt;
-  f.at = {std::stoi(m[2]), std::stoi(m[3])};
-  f.cycle = std::stoull(m[5]);
+  f.at = {static_cast<int>(*x), static_cast<int>(*y)};
+  f.cycle = static_cast<std::uint64_t>(*cycle);
   if (!mesh.contains(f.at))
     throw ConfigError("fault '" + spec + "': " + where(f.at) + " is outside the " + std::to_string(mesh.width) +
                       "x" + std::to_string(mesh.height) + " mesh");
-  const bool has_dir = m[4].matched;
+  const bool has_dir = !dir.empty();
   if (f.kind == FaultKind::Router) {
     if (has_dir) throw ConfigError("fault '" + spec + "': a router fault takes no direction (router:X,Y@CYCLE)");
     return f;
   }
   if (!has_dir) throw ConfigError("fault '" + spec + "': a " + kind + " fault needs a direction (" + kind + ":X,Y,DIR@CYCLE)");
-  f.port = parse_direction(m[4], spec);
+  f.port = parse_direction(dir, spec);
   if (!mesh.has_neighbor(f.at, f.port))
     throw ConfigError("fault '" + spec + "': router " + where(f.at) + " has no link " +
                       std::string(port_name(f.port)) + " (the mesh's edge)");

@@ -2,28 +2,47 @@
 
 #include <algorithm>
 #include <numeric>
-#include <regex>
+#include <optional>
 
 #include "../../model/core/config.hpp"
 #include "../../model/core/random.hpp"
+#include "../../model/core/text_scan.hpp"
 
 namespace meshsync {
 
 namespace {
 long parse_count(const std::string& s, const std::string& what) {
-  static const std::regex number(R"(\s*(-?\d{1,9})\s*)");
-  std::smatch m;
-  if (!std::regex_match(s, m, number)) throw ConfigError("malformed " + what + " '" + s + "'");
-  return std::stol(m[1]);
+  TextScan t(s);
+  t.blanks();
+  const auto n = t.number(9, true);
+  t.blanks();
+  if (!n || !t.done()) throw ConfigError("malformed " + what + " '" + s + "'");
+  return static_cast<long>(*n);
+}
+
+// "x,y" with blanks around either number: the coordinates, or nothing.
+std::optional<Coord> scan_pair(const std::string& item) {
+  TextScan t(item);
+  t.blanks();
+  const auto x = t.number(9, true);
+  t.blanks();
+  if (!x || !t.take(',')) return std::nullopt;
+  t.blanks();
+  const auto y = t.number(9, true);
+  t.blanks();
+  if (!y || !t.done()) return std::nullopt;
+  return Coord{static_cast<int>(*x), static_cast<int>(*y)};
 }
 }  // namespace
 
 MeshShape parse_mesh(const std::string& text) {
-  static const std::regex shape(R"((-?\d{1,9})[xX](-?\d{1,9}))");
-  std::smatch m;
-  if (!std::regex_match(text, m, shape))
+  TextScan t(text);
+  const auto width = t.number(9, true);
+  const bool by = t.take_any("xX") != 0;
+  const auto height = t.number(9, true);
+  if (!width || !by || !height || !t.done())
     throw ConfigError("malformed mesh size '" + text + "' (expected WxH, for example 8x8)");
-  const long w = std::stol(m[1]), h = std::stol(m[2]);
+  const long long w = *width, h = *height;
   if (w < 1 || h < 1) throw ConfigError("mesh size '" + text + "' has a side smaller than 1");
   if (w > 1024 || h > 1024) throw ConfigError("mesh size '" + text + "' has a side larger than 1024");
   if (w * h < 2) throw ConfigError("mesh size '" + text + "' has fewer than 2 nodes");
@@ -38,7 +57,8 @@ std::vector<NodeId> parse_positions(const std::string& spec, const MeshShape& me
     std::iota(out.begin(), out.end(), 0);
     return out;
   }
-  static const std::regex pair(R"(\s*(-?\d{1,9})\s*,\s*(-?\d{1,9})\s*)");
+  // Which nodes are taken already: a linear check, for lists as long as the mesh.
+  std::vector<bool> taken(static_cast<std::size_t>(mesh.nodes()), false);
   std::size_t start = 0;
   while (start <= spec.size()) {
     const std::size_t end = std::min(spec.find(';', start), spec.size());
@@ -48,17 +68,17 @@ std::vector<NodeId> parse_positions(const std::string& spec, const MeshShape& me
       if (end == spec.size() && !out.empty()) break;  // a trailing ';'
       throw ConfigError("malformed " + what + " '" + spec + "': empty entry");
     }
-    std::smatch m;
-    if (!std::regex_match(item, m, pair))
-      throw ConfigError("malformed " + what + " entry '" + item + "' (expected x,y)");
-    const Coord c{static_cast<int>(std::stol(m[1])), static_cast<int>(std::stol(m[2]))};
+    const std::optional<Coord> pos = scan_pair(item);
+    if (!pos) throw ConfigError("malformed " + what + " entry '" + item + "' (expected x,y)");
+    const Coord c = *pos;
     if (!mesh.contains(c))
       throw ConfigError(what + " (" + std::to_string(c.x) + "," + std::to_string(c.y) +
                         ") is outside the " + std::to_string(mesh.width) + "x" +
                         std::to_string(mesh.height) + " mesh");
     const NodeId id = mesh.id(c);
-    if (std::find(out.begin(), out.end(), id) != out.end())
+    if (taken[static_cast<std::size_t>(id)])
       throw ConfigError("duplicate " + what + " (" + std::to_string(c.x) + "," + std::to_string(c.y) + ")");
+    taken[static_cast<std::size_t>(id)] = true;
     out.push_back(id);
   }
   std::sort(out.begin(), out.end());

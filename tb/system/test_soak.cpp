@@ -138,6 +138,9 @@ TEST_CASE("soak: faults are refused with one line naming what is wrong", "[soak]
   refused("link:1,1,+Z@5", "malformed fault");
   refused("wire:1,1,+X@5", "malformed fault");
   refused("link:1,1,+X", "malformed fault");
+  refused("link:1,1,+X@5 ", "malformed fault");
+  refused("link:1," + std::string(100000, ' ') + "1,+X@5", "malformed fault");  // no stack overflow
+  refused("link:1,1,+X@1234567890123456789", "malformed fault");  // 19 digits
   const Fault f = parse_fault("corrupt:2,5,-X@123", mesh);
   CHECK(f.kind == FaultKind::Corrupt);
   CHECK(f.at.x == 2);

@@ -216,6 +216,21 @@ TEST_CASE("parse_members", "[config][cli]") {
   CHECK_THROWS_WITH(parse_members("1,1;1,1", m, 1), Catch::Contains("duplicate"));
 }
 
+TEST_CASE("parse_members: long input is a clear error or a result, never a crash", "[config][cli][hostile]") {
+  // 100,000 blanks inside one entry (std::regex recursed per character and overflowed the
+  // stack well before that).
+  const std::string blanks(100000, ' ');
+  CHECK(parse_members("1," + blanks + "2", MeshShape{4, 4}, 1) == std::vector<NodeId>{9});
+  CHECK_THROWS_WITH(parse_members("1," + blanks + "x", MeshShape{4, 4}, 1), Catch::Contains("malformed member"));
+  CHECK_THROWS_AS(parse_mesh(std::string(100000, '8') + "x8"), ConfigError);
+  // Every node of a 256x256 mesh listed, and a duplicate at the end: a linear check.
+  std::string all;
+  for (int y = 0; y < 256; ++y)
+    for (int x = 0; x < 256; ++x) all += std::to_string(x) + "," + std::to_string(y) + ";";
+  CHECK(parse_members(all, MeshShape{256, 256}, 1).size() == 65536);
+  CHECK_THROWS_WITH(parse_members(all + "255,255", MeshShape{256, 256}, 1), Catch::Contains("duplicate member (255,255)"));
+}
+
 TEST_CASE("parse_scheme and parse_pattern", "[config][cli]") {
   CHECK(parse_scheme("btm") == BarrierScheme::BTM);
   CHECK(parse_scheme("cs") == BarrierScheme::CS);
