@@ -416,12 +416,13 @@ TEST_CASE("directed: a batch while the register's previous one is still sent is 
   CHECK(d.error_within(10));
 }
 
-TEST_CASE("directed: the emitter sends one register's batch at a time, lowest index first",
+TEST_CASE("directed: the emitter sends one register's batch at a time, in creation order",
           "[directed][emitter]") {
   // Registers 0 and 1: roots without children, so each arrival completes a reduction
   // whose message goes to the local NI. Both arrive in the same cycle: the unit takes
-  // them in consecutive cycles, both are due at a + trm - 1, and the emitter sends
-  // register 0's then register 1's.
+  // them in consecutive cycles in round-robin input order (+X first: gid 20, register 1),
+  // both are due at a + trm - 1, and the emitter sends them in creation order, register
+  // 1's then register 0's (not lowest index first).
   Driver d("default");
   REQUIRE(d.program(leaf(21)));
   REQUIRE(d.program(leaf(20)));
@@ -438,8 +439,10 @@ TEST_CASE("directed: the emitter sends one register's batch at a time, lowest in
     if (o.out_valid[kLocal]) local.emplace_back(c, gid_of(o.out_flit[kLocal]));
   }
   REQUIRE(local.size() == 2);
-  CHECK(local[0] == std::make_pair(arrival + d.trm() - 1, 21));
-  CHECK(local[1] == std::make_pair(arrival + d.trm(), 20));
+  CHECK(local[0] == std::make_pair(arrival + d.trm() - 1, 20));
+  // The second batch is taken once the first has left (free from the next cycle), staged
+  // in that cycle and sent in the one after.
+  CHECK(local[1] == std::make_pair(arrival + d.trm() + 1, 21));
 }
 
 TEST_CASE("directed: a message whose register was freed since its arrival goes on to the NI",
