@@ -11,8 +11,9 @@
 //   - no member register for the message any more (freed since its arrival): not taken,
 //     the input relabels it for the NI.
 // A batch may leave from the cycle its message was ready (arrival + Trm - 1): the unit
-// keeps, per register, a pending bit, the kind and a countdown to that cycle; the
-// emitter takes due batches one at a time. Software writes to a register cancel its batch.
+// pushes each batch it creates into the emitter's FIFO (register and kind) and keeps, per
+// register, a pending bit (created, not yet taken by the emitter) and a countdown to that
+// cycle (batch_due_o: run out). Software writes to a register cancel its batch.
 module meshsync_barrier_unit #(
   /// Flit width in bits.
   parameter int unsigned FlitW = 32,
@@ -23,7 +24,8 @@ module meshsync_barrier_unit #(
   /// Width of a register's arrival counter.
   parameter int unsigned ArrivedW = 4,
   /// Width of the delay countdowns (the sync VCs' and the batches').
-  parameter int unsigned CntW = 5
+  parameter int unsigned CntW = 5,
+  localparam int unsigned RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1
 ) (
   input  logic                                       clk_i,
   input  logic                                       rst_ni,
@@ -50,10 +52,13 @@ module meshsync_barrier_unit #(
   // Reduction state after this cycle.
   output logic [NumRegs*meshsync_pkg::NumSlots-1:0]  flags_o,
   output logic [NumRegs*ArrivedW-1:0]                arrived_o,
-  // Batches: due now (pending, countdown run out), and of which kind (1: releases).
+  // The batch created this cycle, for the emitter's FIFO: register and kind (1: releases).
+  output logic                                       batch_push_o,
+  output logic [RegW-1:0]                            batch_push_reg_o,
+  output logic                                       batch_push_release_o,
+  // Per register: its batch's countdown has run out (it may leave from this cycle on).
   output logic [NumRegs-1:0]                         batch_due_o,
-  output logic [NumRegs-1:0]                         batch_release_o,
-  // The emitter takes register k's batch this cycle / is sending register k's batch.
+  // The emitter takes register k's batch this cycle / holds register k's batch.
   input  logic [NumRegs-1:0]                         batch_load_i,
   input  logic [NumRegs-1:0]                         emitting_i,
   // Software writes register k at the end of this cycle: its batch is cancelled.
@@ -138,7 +143,7 @@ module meshsync_barrier_unit #(
   // ---------------------------------------------------------------------------------------
   // Reduction state and batches
   // ---------------------------------------------------------------------------------------
-  logic [NumRegs-1:0] pend_q, pend_d, rel_q, rel_d, create;
+  logic [NumRegs-1:0] pend_q, pend_d, create;
   logic [NumRegs*CntW-1:0] due_q, due_d;
   logic [NumRegs-1:0] slot_error, dup_error;
   // A batch may go in the cycle after it is created, and not before its message is ready.
@@ -183,37 +188,41 @@ module meshsync_barrier_unit #(
 
     always_comb begin
       pend_d[k] = pend_q[k] && !batch_load_i[k];
-      rel_d[k] = rel_q[k];
       due_d[k*CntW +: CntW] = (due_q[k*CntW +: CntW] == '0) ? '0 : due_q[k*CntW +: CntW] - 1'b1;
       if (create[k]) begin
         pend_d[k] = 1'b1;
-        rel_d[k] = is_release;
         due_d[k*CntW +: CntW] = due_new;
       end
       if (written_i[k]) pend_d[k] = 1'b0;
     end
 
-    assign batch_due_o[k] = pend_q[k] && (due_q[k*CntW +: CntW] == '0);
+    assign batch_due_o[k] = due_q[k*CntW +: CntW] == '0;
+  end
+
+  // At most one batch a cycle (one message a cycle, one register per GID).
+  assign batch_push_o = |create;
+  assign batch_push_release_o = is_release;
+  always_comb begin
+    batch_push_reg_o = '0;
+    for (int k = 0; k < NumRegs; k++) begin
+      if (create[k]) batch_push_reg_o = RegW'(k);
+    end
   end
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       pend_q <= '0;
-      rel_q <= '0;
       due_q <= '0;
     end else begin
       pend_q <= pend_d;
-      rel_q <= rel_d;
       due_q <= due_d;
     end
   end
 
-  assign batch_release_o = rel_q;
-
 `ifndef SYNTHESIS
-  // Assertions: a register with a batch pending or being sent is a valid member (software
-  // writes cancel batches, so the emitter never reads a freed register), and a register
-  // never has a batch pending while the emitter sends its previous one.
+  // Assertions: a register with a batch pending (queued) or held by the emitter is a valid
+  // member (software writes cancel batches, so the emitter never reads a freed register),
+  // and a register never has a batch pending while the emitter holds its previous one.
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       for (int k = 0; k < NumRegs; k++) begin

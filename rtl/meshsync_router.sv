@@ -333,13 +333,15 @@ module meshsync_router #(
 
   if (NumRegs > 0) begin : gen_barrier
     logic [NumRegs-1:0] parent_valid, route, written;
-    logic [NumRegs-1:0] batch_due, batch_release, batch_load, emitting;
+    logic [NumRegs-1:0] batch_due, batch_load, emitting;
+    logic batch_push, batch_push_release;
+    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] batch_push_reg;
     logic [NumRegs*CoordXW-1:0] parent_x;
     logic [NumRegs*CoordYW-1:0] parent_y;
     logic [NumRegs*meshsync_pkg::DataW-1:0] slot;
     logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_q, flags_bu;
     logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
-    logic unit_error, unit_idle, regfile_error, emitter_idle, cs_valid, cs_setup;
+    logic unit_error, unit_idle, regfile_error, emitter_idle, emitter_error, cs_valid, cs_setup;
     logic [GidW-1:0] cs_gid;
 
     meshsync_barrier_unit #(
@@ -369,8 +371,10 @@ module meshsync_router #(
       .arrived_i       (arrived_q),
       .flags_o         (flags_bu),
       .arrived_o       (arrived_bu),
+      .batch_push_o    (batch_push),
+      .batch_push_reg_o (batch_push_reg),
+      .batch_push_release_o (batch_push_release),
       .batch_due_o     (batch_due),
-      .batch_release_o (batch_release),
       .batch_load_i    (batch_load),
       .emitting_i      (emitting),
       .written_i       (written),
@@ -430,8 +434,10 @@ module meshsync_router #(
       .rst_ni          (rst_ni),
       .here_x_i        (my_x_q),
       .here_y_i        (my_y_q),
+      .push_i          (batch_push),
+      .push_reg_i      (batch_push_reg),
+      .push_release_i  (batch_push_release),
       .batch_due_i     (batch_due),
-      .batch_release_i (batch_release),
       .batch_load_o    (batch_load),
       .emitting_o      (emitting),
       .gid_i           (reg_gid),
@@ -450,10 +456,11 @@ module meshsync_router #(
       .offer_flit_o    (offer_flit),
       .offer_vc_o      (offer_vc),
       .grant_i         (offer_gnt),
-      .idle_o          (emitter_idle)
+      .idle_o          (emitter_idle),
+      .error_o         (emitter_error)
     );
 
-    assign barrier_error = unit_error || regfile_error;
+    assign barrier_error = unit_error || regfile_error || emitter_error;
     assign barrier_idle = unit_idle && emitter_idle;
 
   end else begin : gen_no_barrier

@@ -20,6 +20,7 @@ set(MESHSYNC_RTL_MODULES
   meshsync_tree_claim.sv
   meshsync_barrier_regfile.sv
   meshsync_barrier_unit.sv
+  meshsync_emitter_read_mux.sv
   meshsync_barrier_emitter.sv
   meshsync_router.sv)
 set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)

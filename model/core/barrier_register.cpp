@@ -74,10 +74,16 @@ Flit BarrierRegister::reduction_message(NodeId self) const {
 std::vector<Flit> BarrierRegister::on_release(NodeId self) const {
   std::vector<Flit> out;
   out.reserve(setup_.children.size() + 1);
-  for (const ChildLink& c : setup_.children)
-    out.push_back(make_sync(SyncType::Release, setup_.gid, self, c.node, c.route, 0));
-  out.push_back(make_sync(SyncType::Release, setup_.gid, self, self, Route::XY, 0));
+  for (std::size_t k = 0; k <= setup_.children.size(); ++k) out.push_back(release_message(k, self));
   return out;
+}
+
+Flit BarrierRegister::release_message(std::size_t k, NodeId self) const {
+  if (k < setup_.children.size()) {
+    const ChildLink& c = setup_.children[k];
+    return make_sync(SyncType::Release, setup_.gid, self, c.node, c.route, 0);
+  }
+  return make_sync(SyncType::Release, setup_.gid, self, self, Route::XY, 0);
 }
 
 std::string BarrierRegister::describe() const {

@@ -57,6 +57,8 @@ class BarrierRegister {
   Flit reduction_message(NodeId self) const;
   // Distribution: one release per child plus the release of the local process (last).
   std::vector<Flit> on_release(NodeId self) const;
+  // The k-th message of on_release: child k's release (k < children), else the local one.
+  Flit release_message(std::size_t k, NodeId self) const;
 
   std::string describe() const;
 

@@ -27,14 +27,6 @@ struct Timing {
   std::uint32_t trm = 30;   // router delay when a member router processes a sync message
 };
 
-// The smallest t_rm for which the zero-load formulas of NOTES.md hold exactly, whatever the
-// members (docs/microarchitecture.md, "Barrier registers"): the unit takes one message a
-// cycle, so of k messages arriving together the last is taken k - 1 cycles after them, and
-// the batch it completes leaves at that message's ready (arrival + t_rm - 1) only if it was
-// taken before: t_rm >= k + 1. Sync messages enter on the five ports (injection channels
-// 1-3 carry worms only), so k <= 5.
-inline constexpr std::uint32_t kExactTrmMinimum = 5 + 1;
-
 struct RouterParams {
   // Worm VC input buffer, flits. Full link throughput needs depth >= 2*tp + trn + 1 (the
   // credit round trip, docs/microarchitecture.md); 16 covers the paper's timing.
@@ -68,6 +60,17 @@ struct RouterParams {
     return vc == kWormVc ? buffer_depth : sync_buffer_depth;
   }
 };
+
+// The smallest t_rm for which the zero-load formulas of NOTES.md hold exactly, whatever the
+// members (docs/microarchitecture.md, "Barrier registers"): the unit takes one message a
+// cycle, so of k messages arriving together the last is taken k - 1 cycles after them; the
+// batch it completes enters the emitter's FIFO, is taken in the next cycle and stages one
+// message a cycle, C children (then the local release) for a release batch. Every child's
+// message is in its slot by the batch's due cycle (arrival + t_rm - 1) only if
+// t_rm >= k + C + 1. Sync messages enter on the five ports (injection channels 1-3 carry
+// worms only), so k <= 5, and C <= max_children: 5 + max_children + 1 (10 at the design
+// point's 4 children, 14 at the model's 8).
+constexpr std::uint32_t exact_trm_minimum(const RouterParams& p) { return 5 + p.max_children + 1; }
 
 // A value of a parameter that has names (ni: one-port, all-port).
 struct ParameterChoice {

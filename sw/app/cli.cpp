@@ -141,8 +141,9 @@ CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
   barrier->add_flag("--software-fallback", o.params.software_fallback,
                     "with --registers 0: every member keeps its register in node memory (docs/barrier-fallback.md)");
   barrier->add_flag("--exact", o.params.exact,
-                    fmt::format("fail unless every barrier takes the formula's cycles (needs --trm >= {}, no --load)",
-                                kExactTrmMinimum));
+                    fmt::format("fail unless every barrier takes the formula's cycles (needs --trm >= 5 + "
+                                "--max-children + 1, {} by default, no --load)",
+                                exact_trm_minimum(RouterParams{})));
   barrier->add_flag("--json", o.json, "print JSON");
   add_background_load(barrier, o.params.load, "--load", "barriers");
   return barrier;

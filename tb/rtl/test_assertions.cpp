@@ -87,10 +87,10 @@ TEST_CASE("assertions: two CAM entries for one GID", "[assertions]") {
 }
 
 TEST_CASE("assertions: a batch that outlives its register", "[assertions]") {
-  // Software frees a register while its reduction batch waits for its due cycle (the
-  // random bench rarely does: the local release leaves last). The model drops the batch;
-  // the mutant keeps it, and the assertion fires at the free, long before the stale
-  // message would leave.
+  // Software frees a register while its reduction batch, taken and staged by the emitter,
+  // waits for its due cycle (the random bench rarely does: the local release leaves
+  // last). The model drops the batch; the mutant emitter keeps holding it, and the
+  // assertion fires at the free, long before the stale message would leave.
   Lockstep ls(make_rtl_router("stale-batch"), Coord{3, 4});
   const auto cycle = [&](const Stimulus& s) {
     ls.step_model();
@@ -148,8 +148,9 @@ TEST_CASE("assertions: credits counted past the downstream buffer's depth", "[as
 TEST_CASE("assertions: a batch still pending while the emitter sends it", "[assertions]") {
   // A root with one child: its release batch sends the child's release, then the local
   // release a cycle later. The mutant leaves the batch pending when the emitter takes
-  // it, so in the second cycle the register has a batch pending and one being sent; the
-  // assertion fires at that edge, before the kept batch would be sent again.
+  // it (in the cycle after its creation), so in the next cycle the register has a batch
+  // pending and one held by the emitter; the assertion fires at that edge, before the
+  // kept batch would be sent again.
   Lockstep ls(make_rtl_router("batch-kept"), Coord{3, 4});
   const auto cycle = [&](const Stimulus& s) {
     ls.step_model();

@@ -416,12 +416,62 @@ TEST_CASE("directed: a batch while the register's previous one is still sent is 
   CHECK(d.error_within(10));
 }
 
-TEST_CASE("directed: the emitter sends one register's batch at a time, lowest index first",
+TEST_CASE("directed: cancelled batches stay in the emitter's FIFO; a batch into a full FIFO is a protocol error",
+          "[directed][error][emitter]") {
+  Driver d("default");
+  d.manual_credits();
+  // Register 0: one child east, +X VC 1 credits used up: its release batch stays in the
+  // emitter, which takes nothing else meanwhile.
+  BarrierRegisterSetup s;
+  s.gid = 5;
+  s.children = {{d.node(4, 4), Route::XY}};
+  REQUIRE(d.program(s));
+  for (int k = 0; k < static_cast<int>(d.ls().depth(1)); ++k) {
+    Stimulus p;
+    p.in[kMinusX] = make_sync(SyncType::Release, 200, d.node(2, 4), d.node(7, 4), Route::XY, 0);
+    d.cycle(p);
+  }
+  Stimulus r;
+  r.in[kLocal] = make_sync(SyncType::Release, 5, d.self(), d.self(), Route::XY, 0);
+  d.cycle(r);
+  for (int k = 0; k < 5; ++k) CHECK_FALSE(d.cycle().error);
+  // Register 1, a root without children: each arrival queues a reduction batch behind
+  // the held one, and each rewrite of the register cancels it; the cancelled entries
+  // stay queued. Four entries (NumRegs) fill the FIFO.
+  const auto arrive = [&] {
+    Stimulus a;
+    a.in[kMinusX] = make_sync(SyncType::Arrive, 21, d.node(2, 4), d.self(), Route::XY, kLocalSlot);
+    d.cycle(a);
+    for (int k = 0; k < 3; ++k) CHECK_FALSE(d.cycle().error);
+  };
+  for (int k = 0; k < 4; ++k) {
+    REQUIRE(d.program(leaf(21)));
+    arrive();
+  }
+  CHECK_FALSE(d.cycle().idle);
+  // One more: the model throws and error_o rises in the same cycle (the lockstep).
+  REQUIRE(d.program(leaf(21)));
+  Stimulus a;
+  a.in[kMinusX] = make_sync(SyncType::Arrive, 21, d.node(2, 4), d.self(), Route::XY, kLocalSlot);
+  d.cycle(a);
+  bool fired = false;
+  std::string why;
+  for (int k = 0; k < 10 && !fired; ++k) {
+    why = d.ls().step_model().error_text;
+    REQUIRE(d.ls().apply(Stimulus{}));
+    fired = d.ls().rtl_outputs().error;
+  }
+  CHECK(fired);
+  CHECK_THAT(why, Catch::Contains("emitter's queue was full"));
+}
+
+TEST_CASE("directed: the emitter sends one register's batch at a time, in creation order",
           "[directed][emitter]") {
   // Registers 0 and 1: roots without children, so each arrival completes a reduction
   // whose message goes to the local NI. Both arrive in the same cycle: the unit takes
-  // them in consecutive cycles, both are due at a + trm - 1, and the emitter sends
-  // register 0's then register 1's.
+  // them in consecutive cycles in round-robin input order (+X first: gid 20, register 1),
+  // both are due at a + trm - 1, and the emitter sends them in creation order, register
+  // 1's then register 0's (not lowest index first).
   Driver d("default");
   REQUIRE(d.program(leaf(21)));
   REQUIRE(d.program(leaf(20)));
@@ -438,8 +488,10 @@ TEST_CASE("directed: the emitter sends one register's batch at a time, lowest in
     if (o.out_valid[kLocal]) local.emplace_back(c, gid_of(o.out_flit[kLocal]));
   }
   REQUIRE(local.size() == 2);
-  CHECK(local[0] == std::make_pair(arrival + d.trm() - 1, 21));
-  CHECK(local[1] == std::make_pair(arrival + d.trm(), 20));
+  CHECK(local[0] == std::make_pair(arrival + d.trm() - 1, 20));
+  // The second batch is taken once the first has left (free from the next cycle), staged
+  // in that cycle and sent in the one after.
+  CHECK(local[1] == std::make_pair(arrival + d.trm() + 1, 21));
 }
 
 TEST_CASE("directed: a message whose register was freed since its arrival goes on to the NI",

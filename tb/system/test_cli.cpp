@@ -1226,18 +1226,22 @@ TEST_CASE("cli: a mesh beyond the model's limit is refused up front with one lin
 
 TEST_CASE("cli: barrier --exact holds the formula from the minimum t_rm on and refuses below it", "[cli][exact]") {
   // At and above the minimum every member set gives the formula exactly (exit 0).
-  for (const char* trm : {"6", "30"})
+  // The minimum is 5 + max_children + 1: 14 with the default 8 children, 10 with 4.
+  for (const char* trm : {"14", "30"})
     for (const char* members : {"all", "random:9", "0,0;1,0;2,0;0,1;1,1"})
       run_json({"barrier", "--mesh", "6x5", "--trm", trm, "--members", members, "--scheme", "btm,cs", "--exact",
                 "--json"});
-  expect_error_naming({"barrier", "--trm", "5", "--exact"}, "--trm 6 or more");
+  run_json({"barrier", "--mesh", "6x5", "--trm", "10", "--max-children", "4", "--members", "all", "--scheme",
+            "btm,cs", "--exact", "--json"});
+  expect_error_naming({"barrier", "--trm", "13", "--exact"}, "--trm 14 or more");
+  expect_error_naming({"barrier", "--trm", "9", "--max-children", "4", "--exact"}, "--trm 10 or more");
   expect_error_naming({"barrier", "--exact", "--load", "uniform"}, "--load");
   expect_error_naming({"barrier", "--exact", "--registers", "0", "--software-fallback"}, "--software-fallback");
-  // Below the minimum the excess shows (8x8, all members: 10 cycles at t_rm 1), and
+  // Below the minimum the excess shows (8x8, all members: 25 cycles at t_rm 1), and
   // --exact fails the run on it with exit 3, after the results.
   const Result r = run({"barrier", "--mesh", "8x8", "--trm", "1", "--scheme", "btm"});
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains("2180") && Catch::Contains("2170"));
+  CHECK_THAT(r.out, Catch::Contains("2195") && Catch::Contains("2170"));
 }
 
 TEST_CASE("cli: a router without path worms or the tree VC refuses what needs them, in one line", "[cli][errors]") {

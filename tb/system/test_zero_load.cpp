@@ -12,6 +12,11 @@ using namespace meshsync::test;
 
 namespace {
 const Timing kTimings[] = {{1000, 5, 5, 30}, {7, 1, 1, 3}, {50, 3, 2, 9}};
+// Barriers are exact from exact_trm_minimum() on (14 with the default 8 children a
+// register holds): the same timings with t_rm at or above it.
+const Timing kExactTimings[] = {{1000, 5, 5, 30}, {7, 1, 1, 14}, {50, 3, 2, 16}};
+// Below it the formula is a lower bound.
+const Timing kBelowMinimum[] = {{7, 1, 1, 3}, {50, 3, 2, 9}};
 
 std::string timing_text(const Timing& t) {
   std::ostringstream s;
@@ -131,7 +136,8 @@ TEST_CASE("barrier: contention-free groups take exactly analytic_cycles", "[syst
                       ref::ids(m8, {{3, 3}, {6, 3}, {0, 3}, {3, 7}, {3, 1}})});
     groups.push_back({sn + " row of three with gaps", s, m8, ref::ids(m8, {{0, 5}, {2, 5}, {4, 5}})});
   }
-  for (const Timing& t : kTimings) {
+  REQUIRE(exact_trm_minimum(RouterParams{}) == 14);
+  for (const Timing& t : kExactTimings) {
     std::vector<std::uint64_t> analytic, ahops;
     const auto got = measure_all(m8, t, groups, analytic, ahops);
     REQUIRE(got.size() == groups.size());
@@ -143,10 +149,25 @@ TEST_CASE("barrier: contention-free groups take exactly analytic_cycles", "[syst
       CHECK(got[i].first_release <= got[i].latency_cycles);
     }
   }
+  // Below the minimum: never faster than the formula.
+  for (const Timing& t : kBelowMinimum) {
+    std::vector<std::uint64_t> analytic, ahops;
+    const auto got = measure_all(m8, t, groups, analytic, ahops);
+    REQUIRE(got.size() == groups.size());
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+      INFO(groups[i].name << " " << timing_text(t) << " latency " << got[i].latency_cycles << " analytic "
+                          << analytic[i]);
+      CHECK(got[i].latency_cycles >= analytic[i]);
+      CHECK(got[i].hops == ahops[i]);
+      CHECK(got[i].software_fallbacks == 0);
+    }
+  }
 }
 
 TEST_CASE("barrier: every two-member group takes exactly analytic_cycles", "[system][latency][barrier]") {
-  // One message up, one down: nothing can compete.
+  // One message up, one down: nothing can compete. Exact below exact_trm_minimum(): at
+  // most k = 2 messages meet at a member and a register has C <= 1 child, so
+  // t_rm >= k + C + 1 = 4 suffices (docs/microarchitecture.md); t_rm = 9 here.
   const MeshShape m4{4, 4};
   std::vector<Group> groups;
   for (NodeId a = 0; a < 16; ++a)
@@ -164,12 +185,20 @@ TEST_CASE("barrier: every two-member group takes exactly analytic_cycles", "[sys
 
 TEST_CASE("barrier: complete 4x4 BTM takes exactly analytic_cycles", "[system][latency][barrier]") {
   const MeshShape m4{4, 4};
-  for (const Timing& t : kTimings) {
+  for (const Timing& t : kExactTimings) {
     std::vector<std::uint64_t> analytic, ahops;
     const auto got = measure_all(m4, t, {{"4x4 complete", BarrierScheme::BTM, m4, ref::all_nodes(m4)}},
                                  analytic, ahops);
     INFO(timing_text(t));
     CHECK(got[0].latency_cycles == analytic[0]);
+    CHECK(got[0].hops == ahops[0]);
+  }
+  for (const Timing& t : kBelowMinimum) {
+    std::vector<std::uint64_t> analytic, ahops;
+    const auto got = measure_all(m4, t, {{"4x4 complete", BarrierScheme::BTM, m4, ref::all_nodes(m4)}},
+                                 analytic, ahops);
+    INFO(timing_text(t));
+    CHECK(got[0].latency_cycles >= analytic[0]);
     CHECK(got[0].hops == ahops[0]);
   }
 }

@@ -289,7 +289,7 @@ TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs
   CHECK_FALSE(tree.claimed(index(Port::MinusX)));
 }
 
-TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a release batch child by child", "[units]") {
+TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a release batch staged child by child", "[units]") {
   RouterBench bench;
   auto& [where, here, route, p, cam, ctx, out, tree, in] = bench;
   BarrierUnit unit(p);
@@ -314,7 +314,10 @@ TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a rele
     CHECK(unit.take(b, 80 + k, here));
   }
   CHECK_FALSE(unit.idle());
-  CHECK(unit.next_wake(90) == 103);  // due when the completing message is ready
+  CHECK(unit.next_wake(83) == 84);  // the emitter takes the batch in the next cycle
+  CHECK(unit.offer(83, route, out).ports == 0);  // created this cycle: not yet
+  CHECK(unit.offer(84, route, out).ports == 0);  // taken and staged, not due
+  CHECK(unit.next_wake(84) == 103);  // due when the completing message is ready
   CHECK(unit.offer(102, route, out).ports == 0);
   EmitterOffer o = unit.offer(103, route, out);
   CHECK(o.ports == 1u << index(Port::MinusX));
@@ -322,24 +325,31 @@ TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a rele
   unit.sent(o, o.ports);
   CHECK(unit.idle());
 
-  // The release: both +X children share a port, so they leave one per cycle; the local
-  // release goes once no child is left at the start of a cycle.
+  // The release, one message staged per cycle from 191: the first +X child waits in its
+  // slot for the due cycle 200; the second +X child waits for that slot (staged in 201,
+  // sent in 202) and holds up the +Y child behind it (staged 202, sent 203); the local
+  // release is staged in 203 and leaves once no child's slot is full (204).
   BufferedFlit rel;
   rel.flit = make_sync(SyncType::Release, 2, *s.parent, here, Route::XY, 0);
   rel.ready = 200;
   CHECK(unit.take(rel, 190, here));
-  o = unit.offer(200, route, out);
-  CHECK(o.ports == ((1u << index(Port::PlusX)) | (1u << index(Port::PlusY))));
-  CHECK(unit.message(o, index(Port::PlusX)).dest == kMesh.id({2, 1}));
-  unit.sent(o, o.ports);
-  o = unit.offer(201, route, out);
-  CHECK(o.ports == 1u << index(Port::PlusX));
-  CHECK(unit.message(o, index(Port::PlusX)).dest == kMesh.id({3, 1}));
-  unit.sent(o, o.ports);
-  o = unit.offer(202, route, out);
-  CHECK(o.ports == 1u << index(Port::Local));
-  unit.sent(o, o.ports);
+  std::vector<std::pair<std::uint64_t, int>> sent;  // (cycle, port)
+  std::vector<NodeId> dests;
+  for (std::uint64_t c = 190; c < 220 && !unit.idle(); ++c) {
+    o = unit.offer(c, route, out);
+    for (unsigned m = o.ports; m; m &= m - 1) {
+      sent.emplace_back(c, lowest_bit(m));
+      dests.push_back(unit.message(o, lowest_bit(m)).dest);
+    }
+    unit.sent(o, o.ports);
+  }
   CHECK(unit.idle());
+  const std::vector<std::pair<std::uint64_t, int>> expected{{200, index(Port::PlusX)},
+                                                            {202, index(Port::PlusX)},
+                                                            {203, index(Port::PlusY)},
+                                                            {204, index(Port::Local)}};
+  CHECK(sent == expected);
+  CHECK(dests == std::vector<NodeId>{kMesh.id({2, 1}), kMesh.id({3, 1}), kMesh.id({1, 2}), here});
 }
 
 TEST_CASE("barrier unit: a register write cancels its batch; a freed group's message goes to the NI", "[units]") {
@@ -357,6 +367,9 @@ TEST_CASE("barrier unit: a register write cancels its batch; a freed group's mes
   CHECK(unit.take(b, 5, here));
   CHECK_FALSE(unit.idle());
   REQUIRE(unit.program(s));  // software writes the register again
+  // The cancelled batch stays in the FIFO until the emitter discards it, taking nothing.
+  CHECK_FALSE(unit.idle());
+  CHECK(unit.offer(6, route, out).ports == 0);
   CHECK(unit.idle());
   CHECK(unit.offer(10, route, out).ports == 0);
 

@@ -23,15 +23,13 @@ bool BarrierUnit::free(std::uint8_t gid) {
 }
 
 void BarrierUnit::cancel_batch(int r) {
-  // A write starts the register afresh: messages it still had to send are dropped
-  // (software frees a register only after its local release, which leaves last).
-  Batch& b = batches_[static_cast<std::size_t>(r)];
-  if (b.pending) --pending_;
-  b.pending = false;
-  if (emitter_.reg == r) {
-    emitter_.reset();
-    --pending_;
-  }
+  // A write starts the register afresh: its queued batch is killed and what the emitter
+  // still had to send for it is dropped (software frees a register only after its local
+  // release, which leaves last).
+  batches_[static_cast<std::size_t>(r)].pending = false;
+  for (Queued& q : fifo_)
+    if (q.reg == r) q.live = false;
+  if (emitter_.reg == r) emitter_.reset();
 }
 
 void BarrierUnit::update_cs_path(const Flit& f) {
@@ -63,94 +61,86 @@ bool BarrierUnit::take(BufferedFlit& b, std::uint64_t c, NodeId here) {
     throw std::logic_error("barrier protocol violation: gid " + std::to_string(f.gid) +
                            " completed a reduction or distribution while its previous one was "
                            "still being sent");
+  // The FIFO holds as many batches as there are registers; only killed entries (software
+  // rewrote a register whose batch was queued) can fill it while the emitter is busy.
+  if (fifo_.size() >= batches_.size() && emitter_.reg >= 0)
+    throw std::logic_error("barrier protocol violation: gid " + std::to_string(f.gid) +
+                           " completed a batch while the emitter's queue was full");
   // It may leave when its message is ready, and in the next cycle at the earliest.
-  slot = Batch{true, f.stype == SyncType::Release, std::max(b.ready, c + 1)};
-  ++pending_;
+  slot = Batch{true, std::max(b.ready, c + 1)};
+  fifo_.push_back(Queued{r, f.stype == SyncType::Release, true, c});
   return true;
 }
 
-void BarrierUnit::select_batch(std::uint64_t c, const RouteUnit& route) {
-  for (std::size_t r = 0; r < batches_.size(); ++r) {
-    Batch& b = batches_[r];
-    if (!b.pending || b.due > c) continue;
-    const BarrierRegister& reg = regs_.at(static_cast<int>(r));
-    emitter_.reg = static_cast<int>(r);
-    emitter_.children.clear();
-    const auto add = [&](const Flit& m) {
-      emitter_.children.emplace_back(m, static_cast<std::int8_t>(index(route.port(m))));
-    };
-    if (b.release) {
-      std::vector<Flit> msgs = reg.on_release(route.id());
-      emitter_.local_flit = msgs.back();
-      emitter_.local = true;
-      msgs.pop_back();
-      for (const Flit& m : msgs) add(m);
-    } else {
-      add(reg.reduction_message(route.id()));
-      emitter_.local = false;
-    }
-    b.pending = false;  // the emitter now counts for it in pending_
-    return;
-  }
+void BarrierUnit::stage(const RouteUnit& route) {
+  // One message per cycle, built from the register's fields as they are now, into its
+  // port's slot; it waits while that slot still holds a message (start of the cycle).
+  const BarrierRegister& reg = regs_.at(emitter_.reg);
+  const std::size_t children = reg.setup().children.size();
+  const bool child = emitter_.release && emitter_.next < children;
+  const Flit m = emitter_.release ? reg.release_message(child ? emitter_.next : children, route.id())
+                                  : reg.reduction_message(route.id());
+  const int p = index(route.port(m));
+  if (emitter_.full & (1u << p)) return;
+  emitter_.slot[static_cast<std::size_t>(p)] = m;
+  emitter_.full |= 1u << p;
+  if (child) ++emitter_.next;
+  else emitter_.staged_all = true;
 }
 
 EmitterOffer BarrierUnit::offer_batch(std::uint64_t c, const RouteUnit& route,
                                       const std::array<OutputUnit, kMaxOutputs>& outputs) {
   EmitterOffer o;
-  if (emitter_.reg < 0) select_batch(c, route);
-  if (emitter_.reg < 0) return o;
-  // Per port the first message in child order that goes through it and has a credit, so
-  // a BTM's children leave through their four ports in one cycle.
-  for (std::size_t j = 0; j < emitter_.children.size(); ++j) {
-    const auto& [m, p] = emitter_.children[j];
-    if (o.message[static_cast<std::size_t>(p)] == EmitterOffer::kNone &&
-        outputs[static_cast<std::size_t>(p)].has_credit(m.vc())) {
-      o.message[static_cast<std::size_t>(p)] = static_cast<int>(j);
-      o.ports |= 1u << p;
+  if (emitter_.reg < 0) {
+    // Idle at the start of the cycle: take the oldest batch created before it, due or not.
+    if (fifo_.empty() || fifo_.front().created >= c) return o;
+    const Queued q = fifo_.front();
+    fifo_.erase(fifo_.begin());
+    if (!q.live) return o;  // killed by a software write: discarded, nothing taken
+    batches_[static_cast<std::size_t>(q.reg)].pending = false;
+    emitter_.reg = q.reg;
+    emitter_.release = q.release;
+    emitter_.next = 0;
+    emitter_.staged_all = false;
+    emitter_.full = 0;
+  } else if (batches_[static_cast<std::size_t>(emitter_.reg)].due <= c) {
+    // From the due cycle on, every slot (as at the start of the cycle) with a credit. The
+    // local release leaves after every child's, so software cannot free the register while
+    // the batch still reads it: it waits while a child's slot is full.
+    constexpr int local = index(Port::Local);
+    const unsigned children = emitter_.full & ~(1u << local);
+    for (unsigned m = emitter_.full; m; m &= m - 1) {
+      const int p = lowest_bit(m);
+      const Flit& f = emitter_.slot[static_cast<std::size_t>(p)];
+      if (p == local && f.stype == SyncType::Release && children != 0) continue;
+      if (outputs[static_cast<std::size_t>(p)].has_credit(f.vc())) o.ports |= 1u << p;
     }
   }
-  // The local release leaves after every child's, so software cannot free the register
-  // while the batch still reads it.
-  if (emitter_.local && emitter_.children.empty()) {
-    o.message[static_cast<std::size_t>(index(Port::Local))] = EmitterOffer::kLocalRelease;
-    o.ports |= 1u << index(Port::Local);
-  }
+  if (!emitter_.staged_all) stage(route);
   return o;
 }
 
 void BarrierUnit::sent(const EmitterOffer& offer, unsigned granted_ports) {
   if (emitter_.reg < 0) return;
-  // Bit per child index granted (a register holds at most 64 children); erased from the
-  // highest index down so that the lower indices stay valid.
-  std::uint64_t done = 0;
-  for (unsigned m = granted_ports; m; m &= m - 1) {
-    const int k = offer.message[static_cast<std::size_t>(lowest_bit(m))];
-    if (k == EmitterOffer::kLocalRelease) emitter_.local = false;
-    else done |= std::uint64_t{1} << k;
-  }
-  for (; done; done &= ~(std::uint64_t{1} << (63 - __builtin_clzll(done))))
-    emitter_.children.erase(emitter_.children.begin() + (63 - __builtin_clzll(done)));
-  if (emitter_.children.empty() && !emitter_.local) {
-    emitter_.reset();
-    --pending_;
-  }
+  emitter_.full &= ~(offer.ports & granted_ports);
+  if (emitter_.staged_all && emitter_.full == 0) emitter_.reset();
 }
 
-std::uint64_t BarrierUnit::next_batch(std::uint64_t c) const {
-  if (emitter_.reg >= 0) return c + 1;
-  std::uint64_t next = kNever;
-  for (const Batch& b : batches_)
-    if (b.pending) next = std::min(next, std::max(c + 1, b.due));
-  return next;
+std::uint64_t BarrierUnit::next_wake(std::uint64_t c) const {
+  if (emitter_.reg < 0) return fifo_.empty() ? kNever : c + 1;
+  // Staged and waiting for its due cycle: nothing moves before it.
+  if (emitter_.staged_all) return std::max(c + 1, batches_[static_cast<std::size_t>(emitter_.reg)].due);
+  return c + 1;
 }
 
 void BarrierUnit::describe(const std::string& me, std::vector<std::string>& out) const {
   if (emitter_.reg >= 0)
-    out.push_back(me + ": barrier register " + std::to_string(emitter_.reg) + " sending " +
-                  std::to_string(emitter_.children.size() + (emitter_.local ? 1 : 0)) + " message(s)");
-  for (std::size_t r = 0; r < batches_.size(); ++r)
-    if (batches_[r].pending)
-      out.push_back(me + ": barrier register " + std::to_string(r) + " waits for the emitter");
+    out.push_back(me + ": barrier register " + std::to_string(emitter_.reg) + " sending: " +
+                  std::to_string(__builtin_popcount(emitter_.full)) + " message(s) staged" +
+                  (emitter_.staged_all ? "" : ", more to stage"));
+  for (const Queued& q : fifo_)
+    out.push_back(me + ": barrier register " + std::to_string(q.reg) +
+                  (q.live ? " waits for the emitter" : " (cancelled) waits to be discarded"));
 }
 
 }  // namespace meshsync

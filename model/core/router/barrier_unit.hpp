@@ -1,13 +1,12 @@
 // The barrier hardware of one router (RTL meshsync_barrier_regfile, meshsync_barrier_unit
 // and meshsync_barrier_emitter): the register file with its software port, the unit that
-// takes one sync message a cycle (contract step 5) and the emitter that sends one
-// register's batch at a time (step 6).
+// takes one sync message a cycle (contract step 5) and the staged emitter (step 6): a
+// FIFO of batches in creation order, one message staged per cycle into its port's slot.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "../barrier_register.hpp"
@@ -19,12 +18,8 @@
 
 namespace meshsync {
 
-// What the emitter offers in a cycle: per port, the index of a child's message, the local
-// release, or nothing.
+// What the emitter offers in a cycle: per port, whether that port's slot is offered.
 struct EmitterOffer {
-  static constexpr int kNone = -1;
-  static constexpr int kLocalRelease = -2;
-  std::array<int, kPorts> message{kNone, kNone, kNone, kNone, kNone};
   unsigned ports = 0;  // bit per port with a message
 };
 
@@ -53,58 +48,62 @@ class BarrierUnit {
   // the message's register is no longer a member: it then goes on to the NI.
   bool take(BufferedFlit& b, std::uint64_t c, NodeId here);
 
-  // Step 6: the emitter takes a due batch if it has none, and offers its messages on the
-  // ports that have a credit for them.
+  // Step 6: the emitter takes the oldest batch if it holds none, offers its slots (on the
+  // ports that have a credit, from the batch's due cycle) and stages one message.
   EmitterOffer offer(std::uint64_t c, const RouteUnit& route, const std::array<OutputUnit, kMaxOutputs>& outputs) {
-    return pending_ == 0 ? EmitterOffer{} : offer_batch(c, route, outputs);
+    return idle() ? EmitterOffer{} : offer_batch(c, route, outputs);
   }
   bool emitting() const { return emitter_.reg >= 0; }
   // The message offered on `port`; sent() once it is granted.
-  const Flit& message(const EmitterOffer& offer, int port) const {
-    const int k = offer.message[static_cast<std::size_t>(port)];
-    return k == EmitterOffer::kLocalRelease ? emitter_.local_flit : emitter_.children[static_cast<std::size_t>(k)].first;
-  }
-  // The cycle's granted messages (bit per port) leave the batch; the emitter is free from
-  // the next cycle once all have.
+  const Flit& message(const EmitterOffer&, int port) const { return emitter_.slot[static_cast<std::size_t>(port)]; }
+  // The cycle's granted slots (bit per port) are empty from the next cycle; the emitter is
+  // free from the next cycle once the batch's last message has left.
   void sent(const EmitterOffer& offer, unsigned granted_ports);
 
-  bool idle() const { return pending_ == 0; }
+  // Nothing queued (cancelled batches included, until the emitter discards them) or held.
+  bool idle() const { return fifo_.empty() && emitter_.reg < 0; }
   // The next cycle the unit has something to do from `c` on (kNever: nothing).
-  std::uint64_t next_wake(std::uint64_t c) const { return pending_ == 0 ? kNever : next_batch(c); }
+  std::uint64_t next_wake(std::uint64_t c) const;
   void describe(const std::string& me, std::vector<std::string>& out) const;
 
  private:
-  // A register's batch waiting for the emitter: created by the barrier unit, it may leave
-  // from `due` on (the ready cycle of the message that completed it).
+  // A register's batch: created by the barrier unit, it may leave from `due` on (the
+  // ready cycle of the message that completed it). Pending until the emitter takes it.
   struct Batch {
     bool pending = false;
-    bool release = false;  // distribution (children + local); else the reduction message
     std::uint64_t due = 0;
   };
-  // The one batch being sent. Messages are built from the register's fields when the
-  // batch is selected; software writes to that register cancel it (contract).
+  // A FIFO entry: a batch in creation order. A software write to its register kills it;
+  // the emitter discards a killed entry when it reaches the head (taking nothing then).
+  struct Queued {
+    int reg = 0;
+    bool release = false;  // distribution (children + local); else the reduction message
+    bool live = true;
+    std::uint64_t created = 0;  // taken from the next cycle on
+  };
+  // The batch being staged and sent. Messages are built from the register's fields in the
+  // cycle they are staged; software writes to that register cancel the batch.
   struct Emitter {
     int reg = -1;  // -1: idle
-    std::vector<std::pair<Flit, std::int8_t>> children;  // releases (or the reduction message) and ports
-    bool local = false;  // the local release, sent after every child's
-    Flit local_flit;
-    // Idle again; the message list keeps its storage for the next batch.
+    bool release = false;
+    std::uint32_t next = 0;  // next child to stage (release batch)
+    bool staged_all = false;
+    unsigned full = 0;  // bit per port: its slot holds a message
+    std::array<Flit, kPorts> slot{};
     void reset() {
       reg = -1;
-      children.clear();
-      local = false;
+      full = 0;
     }
   };
+  void stage(const RouteUnit& route);
   EmitterOffer offer_batch(std::uint64_t c, const RouteUnit& route, const std::array<OutputUnit, kMaxOutputs>& outputs);
-  void select_batch(std::uint64_t c, const RouteUnit& route);
-  std::uint64_t next_batch(std::uint64_t c) const;
   void cancel_batch(int reg);
   void update_cs_path(const Flit& f);
 
   BarrierRegisterFile regs_;
   std::vector<Batch> batches_;  // per barrier register
   std::uint32_t max_children_;
-  std::uint32_t pending_ = 0;   // batches pending, plus 1 while the emitter sends
+  std::vector<Queued> fifo_;    // oldest first; at most barrier_registers entries
   Emitter emitter_;
   std::uint8_t rr_ = 0;         // next input the unit favours
 };

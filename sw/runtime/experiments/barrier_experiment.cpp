@@ -28,10 +28,11 @@ BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierPara
     throw ConfigError("--registers 0 leaves the barrier tree no barrier register (add --software-fallback to measure "
                       "every member's register kept in node memory)");
   if (p.exact) {
-    if (cfg.timing.trm < kExactTrmMinimum)
-      throw ConfigError(fmt::format("--exact needs --trm {} or more (the barrier unit takes one of the five inputs' "
-                                    "messages a cycle), got {}",
-                                    kExactTrmMinimum, cfg.timing.trm));
+    if (cfg.timing.trm < exact_trm_minimum(cfg.router))
+      throw ConfigError(fmt::format("--exact needs --trm {} or more (5 + --max-children {} + 1: the barrier unit takes "
+                                    "one of the five inputs' messages a cycle, the emitter stages one message a "
+                                    "cycle), got {}",
+                                    exact_trm_minimum(cfg.router), cfg.router.max_children, cfg.timing.trm));
     if (!p.load.pattern.empty()) throw ConfigError("--exact compares with the zero-load formula: leave out --load");
     if (p.software_fallback)
       throw ConfigError("--exact compares with the routers' formula: leave out --software-fallback");

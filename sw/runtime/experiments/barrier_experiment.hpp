@@ -22,7 +22,7 @@ struct BarrierParams {
   // (docs/barrier-fallback.md): refused unless asked for.
   bool software_fallback = false;
   // Every barrier must take exactly the NOTES.md formula's cycles: refused where the
-  // formula cannot hold (t_rm below kExactTrmMinimum, a load, the software fallback),
+  // formula cannot hold (t_rm below exact_trm_minimum(), a load, the software fallback),
   // and a barrier that differs fails the run (SimulationError).
   bool exact = false;
 };
