@@ -31,15 +31,16 @@ ParallelLoop::~ParallelLoop() {
   for (std::thread& t : workers_) t.join();
 }
 
-void ParallelLoop::run(std::size_t n, const Body& body) {
+void ParallelLoop::run(std::size_t n, void* body, Call call) {
   if (workers_.empty() || n < 2) {
-    for (std::size_t i = 0; i < n; ++i) body(i);
+    for (std::size_t i = 0; i < n; ++i) call(body, i);
     return;
   }
   // The workers read n_ and body_ only after they see the new generation (acquire), and
   // every worker finished the last loop before this one starts.
   n_ = n;
-  body_ = &body;
+  body_ = body;
+  call_ = call;
   next_.store(0, std::memory_order_relaxed);
   finished_.store(0, std::memory_order_relaxed);
   {
@@ -66,7 +67,7 @@ void ParallelLoop::drain() {
   for (std::size_t i = next_.fetch_add(1, std::memory_order_relaxed); i < n_;
        i = next_.fetch_add(1, std::memory_order_relaxed)) {
     try {
-      (*body_)(i);
+      call_(body_, i);
     } catch (...) {
       std::lock_guard<std::mutex> lock(error_mutex_);
       if (!error_) error_ = std::current_exception();

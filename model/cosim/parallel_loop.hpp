@@ -13,7 +13,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -22,8 +21,6 @@ namespace meshsync::rtl {
 
 class ParallelLoop {
  public:
-  using Body = std::function<void(std::size_t)>;
-
   // `threads` in all, the caller's included (1: the caller alone, no pool).
   explicit ParallelLoop(int threads);
   ~ParallelLoop();
@@ -33,10 +30,17 @@ class ParallelLoop {
   int threads() const { return static_cast<int>(workers_.size()) + 1; }
 
   // body(i) for every i < n, each once, on any thread; the first exception a body throws
-  // is rethrown here after the loop.
-  void run(std::size_t n, const Body& body);
+  // is rethrown here after the loop. The body is called through a plain pointer, not a
+  // std::function: the simulation runs two loops a cycle, and wrapping a capturing lambda
+  // would allocate each time.
+  template <class F>
+  void run(std::size_t n, F& body) {
+    run(n, &body, [](void* b, std::size_t i) { (*static_cast<F*>(b))(i); });
+  }
 
  private:
+  using Call = void (*)(void*, std::size_t);
+  void run(std::size_t n, void* body, Call call);
   void work();
   void drain();
 
@@ -48,7 +52,8 @@ class ParallelLoop {
   std::atomic<int> finished_{0};
   std::atomic<bool> stop_{false};
   std::size_t n_ = 0;
-  const Body* body_ = nullptr;
+  void* body_ = nullptr;
+  Call call_ = nullptr;
   std::mutex error_mutex_;
   std::exception_ptr error_;
 };

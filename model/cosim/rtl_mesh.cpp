@@ -377,11 +377,12 @@ void RtlMesh::dump(sc_core::sc_time t) {
 
 bool RtlMesh::step(std::uint64_t c, const std::vector<NodeId>& due, RouterLinks& links) {
   for (NodeId n : due) by_node_[n]->step_shadow(c);
-  pool_.run(due.size(), [&](std::size_t i) {
+  auto present = [&](std::size_t i) {
     RtlSite& s = *by_node_[due[i]];
     s.begin(c);
     s.offer_local(c);
-  });
+  };
+  pool_.run(due.size(), present);
   bool moved = false;
   for (NodeId n : due) moved |= by_node_[n]->finish(c, links);
   compared_ += due.size();
@@ -389,7 +390,8 @@ bool RtlMesh::step(std::uint64_t c, const std::vector<NodeId>& due, RouterLinks&
   // cycle later; the routers compute it at once.
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   dump(now);
-  pool_.run(due.size(), [&](std::size_t i) { by_node_[due[i]]->router().clock(); });
+  auto clock = [&](std::size_t i) { by_node_[due[i]]->router().clock(); };
+  pool_.run(due.size(), clock);
   dump(now + MeshSystem::cycle_time() / 4);
   return moved;
 }

@@ -63,6 +63,24 @@ void expect_assertion(const std::string& mutant, BenchOptions opt, const std::st
   WARN("mutant " << mutant << " caught: " << r.mismatch << ", " << label);
 }
 
+// A directed lockstep run on `mutant` at (3, 4): cycle() steps the core and the RTL on
+// one stimulus (false: they differ, or an RTL assertion failed); program() writes a
+// register in one cycle.
+struct DirectedMutant {
+  Lockstep ls;
+  explicit DirectedMutant(const std::string& mutant) : ls(make_rtl_router(mutant), Coord{3, 4}) {}
+  bool cycle(const Stimulus& s = Stimulus{}) {
+    ls.step_model();
+    return ls.apply(s);
+  }
+  void program(const BarrierRegisterSetup& setup) {
+    Stimulus p;
+    p.reg.op = RegOp::Program;
+    p.reg.setup = setup;
+    REQUIRE(cycle(p));
+  }
+};
+
 BenchOptions bench(std::uint64_t seed) {
   BenchOptions opt;
   opt.cycles = 50000;
@@ -91,33 +109,26 @@ TEST_CASE("assertions: a batch that outlives its register", "[assertions]") {
   // waits for its due cycle (the random bench rarely does: the local release leaves
   // last). The model drops the batch; the mutant emitter keeps holding it, and the
   // assertion fires at the free, long before the stale message would leave.
-  Lockstep ls(make_rtl_router("stale-batch"), Coord{3, 4});
-  const auto cycle = [&](const Stimulus& s) {
-    ls.step_model();
-    return ls.apply(s);
-  };
   BarrierRegisterSetup root;
   root.gid = 12;  // no parent, no children: the local arrival completes it
-  Stimulus program;
-  program.reg.op = RegOp::Program;
-  program.reg.setup = root;
-  REQUIRE(cycle(program));
+  DirectedMutant t("stale-batch");
+  t.program(root);
   Stimulus arrive;
-  arrive.in[0] = make_sync(SyncType::Arrive, 12, ls.self(), ls.self(), Route::XY, kLocalSlot);
-  REQUIRE(cycle(arrive));
-  for (int k = 0; k < 5; ++k) REQUIRE(cycle(Stimulus{}));
+  arrive.in[0] = make_sync(SyncType::Arrive, 12, t.ls.self(), t.ls.self(), Route::XY, kLocalSlot);
+  REQUIRE(t.cycle(arrive));
+  for (int k = 0; k < 5; ++k) REQUIRE(t.cycle());
   Stimulus free;
   free.reg.op = RegOp::Free;
   free.reg.gid = 12;
   bool ok = true;
   const std::string printed = captured_stdout([&] {
-    ok = cycle(free);
-    for (int k = 0; k < 3 && ok; ++k) ok = cycle(Stimulus{});  // fires at the next edge
+    ok = t.cycle(free);
+    for (int k = 0; k < 3 && ok; ++k) ok = t.cycle();  // fires at the next edge
   });
   CHECK_FALSE(ok);
   CHECK(printed.find("BatchOfMember_A") != std::string::npos);
-  CHECK(ls.mismatch().find("RTL assertion failed") != std::string::npos);
-  WARN("mutant stale-batch caught: " << ls.mismatch());
+  CHECK(t.ls.mismatch().find("RTL assertion failed") != std::string::npos);
+  WARN("mutant stale-batch caught: " << t.ls.mismatch());
 }
 
 TEST_CASE("assertions: a pop from an empty input buffer", "[assertions]") {
@@ -151,26 +162,19 @@ TEST_CASE("assertions: a batch still pending while the emitter sends it", "[asse
   // it (in the cycle after its creation), so in the next cycle the register has a batch
   // pending and one held by the emitter; the assertion fires at that edge, before the
   // kept batch would be sent again.
-  Lockstep ls(make_rtl_router("batch-kept"), Coord{3, 4});
-  const auto cycle = [&](const Stimulus& s) {
-    ls.step_model();
-    return ls.apply(s);
-  };
   BarrierRegisterSetup root;
   root.gid = 12;
-  root.children.push_back(ChildLink{ls.mesh().id(Coord{5, 4}), Route::XY});
-  Stimulus program;
-  program.reg.op = RegOp::Program;
-  program.reg.setup = root;
-  REQUIRE(cycle(program));
+  DirectedMutant t("batch-kept");
+  root.children.push_back(ChildLink{t.ls.mesh().id(Coord{5, 4}), Route::XY});
+  t.program(root);
   Stimulus release;
-  release.in[0] = make_sync(SyncType::Release, 12, ls.self(), ls.self(), Route::XY, 0);
-  bool ok = cycle(release);
+  release.in[0] = make_sync(SyncType::Release, 12, t.ls.self(), t.ls.self(), Route::XY, 0);
+  bool ok = t.cycle(release);
   const std::string printed = captured_stdout([&] {
-    for (int k = 0; k < 80 && ok; ++k) ok = cycle(Stimulus{});
+    for (int k = 0; k < 80 && ok; ++k) ok = t.cycle();
   });
   CHECK_FALSE(ok);
   CHECK(printed.find("OneBatch_A") != std::string::npos);
-  CHECK(ls.mismatch().find("RTL assertion failed") != std::string::npos);
-  WARN("mutant batch-kept caught: " << ls.mismatch());
+  CHECK(t.ls.mismatch().find("RTL assertion failed") != std::string::npos);
+  WARN("mutant batch-kept caught: " << t.ls.mismatch());
 }
