@@ -121,6 +121,11 @@ struct Parameter {
 
 // 10^8: far more than any run needs (the bound of the cycle counts and buffer depths).
 inline constexpr std::uint32_t kParameterLarge = 100000000;
+// 10^6 for the delays a flit spends in the network: the network's event wheel holds a
+// slot per cycle of tp + max(trn, trm) (rounded up to a power of two), so 10^8 would take
+// gigabytes before the first cycle; a million cycles per hop is beyond any router.
+inline constexpr std::uint32_t kDelayLarge = 1000000;
+inline constexpr const char* kDelayReason = "the event wheel holds a slot per cycle of tp + max(trn, trm)";
 inline constexpr ParameterChoice kNiChoices[] = {{"one-port", 1}, {"all-port", 4}};
 inline constexpr ParameterChoice kOnOff[] = {{"off", 0}, {"on", 1}};
 
@@ -130,11 +135,11 @@ inline constexpr Parameter kParameters[] = {
     // minimum, why the maximum
     {"ts", "ts", nullptr, 0, 1, kParameterLarge, "cycle", "start-up at the NI, cycles", "the NI registers the request",
      "", &Timing::ts},
-    {"tp", "tp", nullptr, 0, 1, kParameterLarge, "cycle", "link traversal, cycles", "", "", &Timing::tp},
-    {"trn", "trn", "Trn", 5, 1, kParameterLarge, "cycle", "router delay when only forwarding, cycles", "", "",
+    {"tp", "tp", nullptr, 0, 1, kDelayLarge, "cycle", "link traversal, cycles", "", kDelayReason, &Timing::tp},
+    {"trn", "trn", "Trn", 5, 1, kDelayLarge, "cycle", "router delay when only forwarding, cycles", "", kDelayReason,
      &Timing::trn},
-    {"trm", "trm", "Trm", 30, 1, kParameterLarge, "cycle", "router delay at a member for a sync message, cycles", "",
-     "", &Timing::trm},
+    {"trm", "trm", "Trm", 30, 1, kDelayLarge, "cycle", "router delay at a member for a sync message, cycles", "",
+     kDelayReason, &Timing::trm},
     {"buffer-depth", "buffer_depth", "BufferDepth", 4, 1, kParameterLarge, "flit", "worm VC input buffer, flits", "",
      "", nullptr, &RouterParams::buffer_depth},
     {"tree-buffer-depth", "tree_buffer_depth", "TreeBufferDepth", 10, 2, 65535, "flit",

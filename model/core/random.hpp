@@ -61,6 +61,15 @@ class Random {
     return g < kBeyond ? static_cast<std::uint64_t>(g) : std::numeric_limits<std::uint64_t>::max();
   }
 
+  // The cycle of a Bernoulli(p) process's next event after `cycle`: 1 + geometric(p)
+  // cycles later, saturating at 2^64 - 1 (never), so that a gap drawn from a tiny p
+  // cannot wrap around to an early cycle.
+  std::uint64_t next_event(std::uint64_t cycle, double p) { return saturating_add(saturating_add(cycle, 1), geometric(p)); }
+
+  static std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+    return b > std::numeric_limits<std::uint64_t>::max() - a ? std::numeric_limits<std::uint64_t>::max() : a + b;
+  }
+
   // Fisher-Yates stopped after k steps: [first, first + k) is then a uniform random pick
   // of k of the elements, in uniform random order; the rest hold the others. One draw a
   // step.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace meshsync {
 
@@ -20,9 +21,18 @@ TrafficPattern parse_pattern(const std::string& s) {
   throw ConfigError("unknown traffic pattern '" + s + "' (expected uniform, transpose or hotspot)");
 }
 
+void check_rate_expressible(double rate, const std::string& option) {
+  if (!(rate > 0 && rate < kSmallestRate)) return;
+  std::ostringstream m;
+  m << option << " " << rate << " is below the smallest rate a run can express (" << kSmallestRate
+    << ": 10^14 node-cycles, the most a run has, would see about 100 events)";
+  throw ConfigError(m.str());
+}
+
 void TrafficParams::validate(const MeshShape& mesh) const {
   if (!(rate > 0.0) || rate > 1.0 || std::isnan(rate))
     throw ConfigError("rate must be in (0, 1] flits/node/cycle, got " + std::to_string(rate));
+  check_rate_expressible(rate, "rate");
   if (flits < 1) throw ConfigError("flits must be at least 1");
   if (cycles < 1) throw ConfigError("cycles must be at least 1");
   if (pattern == TrafficPattern::Transpose && mesh.width != mesh.height)
@@ -44,7 +54,7 @@ TrafficGenerator::TrafficGenerator(const TrafficParams& p, const MeshShape& mesh
   // keeps idle nodes free of per-cycle work.
   board_.set_mesh(mesh_);
   for (int n = 0; n < mesh_.nodes(); ++n)
-    next_.push({start_cycle + gap(), static_cast<NodeId>(n)});
+    next_.push({Random::saturating_add(start_cycle, gap()), static_cast<NodeId>(n)});
 }
 
 std::uint64_t TrafficGenerator::gap() { return rng_.geometric(packet_chance_); }
@@ -85,7 +95,7 @@ void TrafficGenerator::emit(std::uint64_t cycle, NetworkCore& net) {
   while (!next_.empty() && next_.top().cycle <= cycle) {
     const NodeEvent np = next_.top();
     next_.pop();
-    next_.push({np.cycle + 1 + gap(), np.node});
+    next_.push({rng_.next_event(np.cycle, packet_chance_), np.node});
     const NodeId dest = pick_dest(np.node);
     if (dest == np.node) continue;  // transpose: the diagonal sends nothing
     const std::uint64_t id = net.new_packet_id();

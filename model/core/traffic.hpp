@@ -21,6 +21,14 @@ inline constexpr TrafficPattern kAllPatterns[] = {TrafficPattern::Uniform, Traff
 std::string pattern_name(TrafficPattern p);          // "uniform", "transpose", "hotspot"
 TrafficPattern parse_pattern(const std::string& s);  // throws ConfigError
 
+// The smallest positive rate (per node and cycle) a run accepts: the largest run (10^8
+// cycles on 1024x1024 nodes, 10^14 node-cycles) would see about 100 events at it. A
+// smaller one would describe no traffic at all; it is refused rather than run silently
+// empty. (Random::next_event saturates, so no rate can wrap a gap around.)
+inline constexpr double kSmallestRate = 1e-12;
+// Throws ConfigError when a positive `rate` (named `option` in the message) is below it.
+void check_rate_expressible(double rate, const std::string& option);
+
 struct TrafficParams {
   TrafficPattern pattern = TrafficPattern::Uniform;
   double rate = 0.1;             // offered flits per node per cycle

@@ -10,7 +10,9 @@
 
 #include "lockstep_check.hpp"
 #include "model/core/injection_channel.hpp"
+#include "model/core/output_files.hpp"
 #include "model/systemc/mesh_system.hpp"
+#include "model/trace/wave_file.hpp"
 
 namespace meshsync::rtl {
 
@@ -356,7 +358,11 @@ RtlMesh::RtlMesh(sc_core::sc_module_name name, NetworkCore& net, const CosimOpti
 }
 
 RtlMesh::~RtlMesh() {
-  if (trace_) trace_->close();
+  if (!trace_) return;
+  trace_->close();
+  // Verilator's FST writer is fstapi too, and checks none of its writes.
+  if (!fst_file_complete(trace_temporary_))
+    output_files::failed(trace_path_, "the FST file is incomplete after writing (is the file system full?)");
 }
 
 ExternalRouter* RtlMesh::at(NodeId n) { return by_node_[n]; }
@@ -367,7 +373,8 @@ void RtlMesh::start_of_simulation() {
   for (auto& s : sites_) s->router().trace(trace_.get());
   trace_->set_time_unit("1ps");
   trace_->set_time_resolution("1ps");
-  trace_->open(trace_path_.c_str());
+  trace_temporary_ = output_files::begin(trace_path_);
+  trace_->open(trace_temporary_.c_str());
   dump(sc_core::sc_time_stamp());
 }
 

@@ -60,6 +60,7 @@ class RtlMesh : public sc_core::sc_module, public ExternalRouters {
   std::vector<RtlSite*> by_node_;
   std::string trace_path_;
   std::unique_ptr<VerilatedFstC> trace_;
+  std::string trace_temporary_;  // where trace_ writes until the run ends (output_files)
   std::uint64_t compared_ = 0;
   ParallelLoop pool_;
 };

@@ -1,10 +1,13 @@
 #include "gtkw_save.hpp"
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "../core/errors.hpp"
+#include "../core/output_files.hpp"
 
 namespace meshsync {
 
@@ -15,10 +18,17 @@ constexpr std::uint32_t kDec = 1u << 2, kBin = 1u << 3, kRightJustify = 1u << 5,
                         kBlank = 1u << 9, kFilterFile = 1u << 13, kClosed = 1u << 22,
                         kGroupBegin = 1u << 23, kGroupEnd = 1u << 24;
 
+// Written under the temporary name (output_files); a failed write is reported when the
+// run ends.
 std::ofstream open(const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw ConfigError("cannot write '" + path + "'");
+  std::ofstream out(output_files::begin(path));
+  if (!out) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
   return out;
+}
+
+void finish(std::ofstream& out, const std::string& path) {
+  out.close();
+  if (!out) output_files::failed(path, errno != 0 ? std::strerror(errno) : "a write failed");
 }
 
 void flags(std::ofstream& out, std::uint32_t f) { out << '@' << std::hex << f << std::dec << '\n'; }
@@ -51,6 +61,7 @@ void write_filter_file(const std::string& path, const std::vector<std::string>& 
   std::ofstream out = open(path);
   for (std::size_t v = 0; v < names.size(); ++v)
     if (!names[v].empty()) out << v << ' ' << names[v] << '\n';
+  finish(out, path);
 }
 
 void write_save_file(const std::string& path, const std::string& dump, const std::vector<std::string>& filters,
@@ -64,6 +75,7 @@ void write_save_file(const std::string& path, const std::string& dump, const std
   out << "[sst_width] 220\n[signals_width] 320\n[sst_expanded] 1\n[sst_vpaned_height] 240\n";
   rows(out, top, filters);
   for (const SaveGroup& g : groups) group(out, g, filters);
+  finish(out, path);
 }
 
 }  // namespace meshsync

@@ -1,11 +1,13 @@
 #include "wave_file.hpp"
 
+#include <cerrno>
 #include <cstdio>
-#include <fstream>
+#include <cstring>
 
 #include <gtkwave/fstapi.h>
 
 #include "../core/errors.hpp"
+#include "../core/output_files.hpp"
 
 namespace meshsync {
 
@@ -19,8 +21,10 @@ void binary(std::uint64_t value, unsigned bits, char* out) {
 
 class FstFile final : public WaveFile {
  public:
-  explicit FstFile(const std::string& path) : ctx_(fstWriterCreate(path.c_str(), 1)) {
-    if (!ctx_) throw ConfigError("cannot write waveform file '" + path + "'");
+  // `temporary`: where fstapi writes; `path`: the name the file takes (output_files).
+  FstFile(const std::string& path, const std::string& temporary)
+      : path_(path), temporary_(temporary), ctx_(fstWriterCreate(temporary.c_str(), 1)) {
+    if (!ctx_) throw ConfigError("cannot write '" + path + "': the FST writer could not start");
     fstWriterSetPackType(ctx_, FST_WR_PT_LZ4);
     fstWriterSetTimescale(ctx_, kWaveTimescaleExponent);
     // Blocks are written by a thread of fstapi's own while the simulation goes on.
@@ -59,12 +63,18 @@ class FstFile final : public WaveFile {
     ++pending_;
   }
   void close() override {
-    if (ctx_) fstWriterClose(ctx_);
+    if (!ctx_) return;
+    fstWriterClose(ctx_);
     ctx_ = nullptr;
+    // fstapi checks none of its writes: a file cut short by a full disk is found by
+    // reading it back.
+    if (!fst_file_complete(temporary_))
+      output_files::failed(path_, "the FST file is incomplete after writing (is the file system full?)");
   }
 
  private:
   static constexpr std::size_t kBlockChanges = std::size_t{1} << 17;
+  std::string path_, temporary_;
   void* ctx_;
   std::size_t pending_ = 0;  // changes since the last block was written
   std::vector<fstHandle> handles_;
@@ -73,8 +83,8 @@ class FstFile final : public WaveFile {
 
 class VcdFile final : public WaveFile {
  public:
-  explicit VcdFile(const std::string& path) : out_(std::fopen(path.c_str(), "wb")) {
-    if (!out_) throw ConfigError("cannot write waveform file '" + path + "'");
+  VcdFile(const std::string& path, const std::string& temporary) : path_(path), out_(std::fopen(temporary.c_str(), "wb")) {
+    if (!out_) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
     put("$date meshsync $end\n$timescale 100ps $end\n");
   }
   ~VcdFile() override { close(); }
@@ -122,7 +132,7 @@ class VcdFile final : public WaveFile {
   void close() override {
     if (!out_) return;
     spill(0);
-    std::fclose(out_);
+    if (std::fclose(out_) != 0) fail();
     out_ = nullptr;
   }
 
@@ -143,10 +153,18 @@ class VcdFile final : public WaveFile {
   // Hands the buffer to the file once it holds `at_least` bytes.
   void spill(std::size_t at_least = std::size_t{1} << 20) {
     if (buffer_.size() < at_least || !out_) return;
-    std::fwrite(buffer_.data(), 1, buffer_.size(), out_);
+    if (!failed_ && std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size()) fail();
     buffer_.clear();
   }
+  // The first failed write is reported when the run ends (output_files); the rest of the
+  // run writes nothing more.
+  void fail() {
+    if (!failed_) output_files::failed(path_, std::strerror(errno));
+    failed_ = true;
+  }
+  std::string path_;
   std::FILE* out_;
+  bool failed_ = false;
   std::string buffer_;
   std::vector<std::string> ids_;
   std::vector<unsigned> bits_;
@@ -160,10 +178,18 @@ WaveFormat wave_format_of(const std::string& path) {
 }
 
 std::unique_ptr<WaveFile> open_wave_file(const std::string& path, WaveFormat format) {
-  // fstapi opens the file late and reports nothing: find out first.
-  if (!std::ofstream(path)) throw ConfigError("cannot write waveform file '" + path + "'");
-  if (format == WaveFormat::Vcd) return std::make_unique<VcdFile>(path);
-  return std::make_unique<FstFile>(path);
+  // begin() creates the temporary, so an unwritable place is refused here (fstapi opens
+  // the file late and reports nothing).
+  const std::string temporary = output_files::begin(path);
+  if (format == WaveFormat::Vcd) return std::make_unique<VcdFile>(path, temporary);
+  return std::make_unique<FstFile>(path, temporary);
+}
+
+bool fst_file_complete(const std::string& path) {
+  void* reader = fstReaderOpen(path.c_str());
+  if (reader == nullptr) return false;
+  fstReaderClose(reader);
+  return true;
 }
 
 }  // namespace meshsync

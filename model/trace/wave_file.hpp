@@ -38,9 +38,14 @@ class WaveFile {
 // Time unit of every file: 100 ps, so a 1 ns cycle has room for its clock's falling edge.
 inline constexpr int kWaveTimescaleExponent = -10;
 
-// Opens `path` for writing; throws ConfigError (one line, naming the path) when it
-// cannot be written.
+// Opens `path` for writing, under its temporary name until the run ends
+// (core/output_files.hpp); throws ConfigError (one line, naming the path) when it cannot
+// be written. A write that fails later is reported when the run ends.
 std::unique_ptr<WaveFile> open_wave_file(const std::string& path, WaveFormat format);
+
+// Whether an FST file reads back (fstapi's reader opens it): a writer cut short by a
+// full disk leaves one that does not.
+bool fst_file_complete(const std::string& path);
 
 // The format a file name asks for: ".vcd" gives VCD, anything else FST.
 WaveFormat wave_format_of(const std::string& path);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "memory_check.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -55,6 +56,10 @@ std::string churn_table(const std::vector<ChurnPoint>& points) {
 int run_adaptive_tree(const AdaptiveTreeOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   const AdaptiveTreeParams& p = o.params;
+  // The distance matrix: every node to every node, 4 bytes each; churn's joins are new nodes.
+  const auto matrix_nodes = static_cast<std::uint64_t>(p.nodes + (p.experiment == "churn" ? p.operations : 0));
+  if (o.memory_check)
+    check_memory(matrix_nodes * matrix_nodes * 4, fmt::format("a distance matrix of {} nodes", matrix_nodes));
   const AdaptiveTreeResult r = run_adaptive_tree_experiment(p);
   const bool swapping = p.experiment == "swapping";
   const double wall = seconds_since(wall0);

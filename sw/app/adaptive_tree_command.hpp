@@ -9,6 +9,7 @@ namespace meshsync {
 struct AdaptiveTreeOptions {
   AdaptiveTreeParams params;  // written by the CLI
   bool json = false;
+  bool memory_check = true;  // off: run even when the distance matrix may not fit
 };
 int run_adaptive_tree(const AdaptiveTreeOptions& o);
 

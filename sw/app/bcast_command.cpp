@@ -7,8 +7,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "../collective/member_spec.hpp"
 #include "cosim_attach.hpp"
 #include "json_io.hpp"
+#include "memory_check.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -128,6 +130,11 @@ int run_bcast(const BcastOptions& o) {
   // RTL routers in place of the model's (--rtl, --lockstep, --trace; docs/cosim.md), kept
   // like the machine until the process exits.
   const Cosim* cosim_kept = nullptr;
+  // Every rank keeps the message, and it crosses the network as packets the scoreboard
+  // also keeps: about four copies a rank, beside the network.
+  if (o.net.memory_check)
+    check_memory(network_bytes_estimate(cfg) + 4 * static_cast<std::uint64_t>(p.bytes) * parse_members(p.comm, cfg.mesh, p.seed).size(),
+                 fmt::format("a broadcast of {} bytes", p.bytes));
   TraceSession trace(o.net);
   const BroadcastExperimentResult x = run_broadcast_experiment(cfg, p, [&](Machine& m) {
     cosim_kept = new Cosim(attach_network(m, o.net, p.seed, trace));

@@ -1,6 +1,9 @@
 #include "cli.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
 
@@ -14,14 +17,57 @@ namespace meshsync {
 
 namespace {
 
-// Validators see the text before it is converted. The ranges are signed so that "-5"
-// fails in them with CLI11's message instead of wrapping around in the conversion to an
-// unsigned field. (CLI::NonNegativeNumber would check the sign too, but its message
-// spells out the largest double in 300 digits.)
+// Integers are decimal and checked against their range before CLI11 converts them:
+// CLI11 alone would read "010" as octal 8 and "0x10" as 16, and clamp what lies beyond
+// 64 bits. The text is checked exactly (from_chars, no floating point), then rewritten
+// without leading zeros so that the conversion after it sees plain decimal. The bounds
+// are signed so that "-5" is refused with the range rather than wrapping around in the
+// conversion to an unsigned field.
+CLI::Validator decimal(std::int64_t min, std::int64_t max) {
+  const std::string range = fmt::format("{} to {}", min, max);
+  return CLI::Validator(
+      [min, max, range](std::string& text) -> std::string {
+        const char* first = text.data();
+        const char* last = first + text.size();
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) ==
+                                                 std::string::npos && text != "-";
+        std::int64_t v = 0;
+        const auto [end, ec] = std::from_chars(first, last, v);
+        if (!digits || end != last) return fmt::format("{} is not a decimal integer ({})", text, range);
+        if (ec == std::errc::result_out_of_range || v < min || v > max)
+          return fmt::format("{} is out of range ({})", text, range);
+        text = std::to_string(v);
+        return {};
+      },
+      "INT in " + range);
+}
+
+// A real number within [min, max]; NaN and the infinities are refused (CLI::Range lets
+// NaN through: every comparison with it is false).
+CLI::Validator real_range(double min, double max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(v)) return text + " is not a finite number";
+        if (v < min || v > max) return fmt::format("{} is out of range ({} to {})", text, min, max);
+        return {};
+      },
+      fmt::format("NUMBER in {} to {}", min, max));
+}
+
+// A rate or other real that its command's validate() checks for range: here only that
+// it is a finite number, so that "nan" and "inf" get one message whatever the command.
+const CLI::Validator kFinite = real_range(-std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+
+// A file name or a list given as '' would otherwise read as the option left out.
+const CLI::Validator kNonEmpty([](std::string& text) { return text.empty() ? std::string("an empty value") : std::string(); },
+                               "");
+
 constexpr std::int64_t kLarge = kParameterLarge;  // 10^8: far more than any run needs
-const CLI::Range kPositive(std::int64_t{1}, kLarge);
-const CLI::Range kNonNegative(std::int64_t{0}, kLarge);
-const CLI::Range kSeed(std::int64_t{0}, std::numeric_limits<std::int64_t>::max());
+const CLI::Validator kPositive = decimal(1, kLarge);
+const CLI::Validator kNonNegative = decimal(0, kLarge);
+const CLI::Validator kSeed = decimal(0, std::numeric_limits<std::int64_t>::max());
 
 // parse_mesh's message says what is wrong with the size.
 const CLI::Validator kMeshSize(
@@ -46,7 +92,7 @@ void add_mesh(CLI::App* app, MeshShape& mesh) {
 template <typename T>
 void add_number(CLI::App* app, const std::string& name, T& field, const std::string& help,
                 const CLI::Validator& range) {
-  app->add_option(name, field, help)->capture_default_str()->check(range);
+  app->add_option(name, field, help)->capture_default_str()->transform(range);
 }
 
 // Only the names are accepted (IsMember); the Transformer then stores the enumerator. Its
@@ -81,7 +127,7 @@ void add_parameter(CLI::App* app, NetworkConfig& c, const Parameter& p, std::str
     // A 0 that means "absent" passes here; NetworkConfig::validate() then refuses what lies
     // between 0 and the minimum, saying both.
     const std::int64_t low = p.zero_means != nullptr ? 0 : std::int64_t{p.min};
-    add_number(app, names, field, line, CLI::Range(low, std::int64_t{p.max}));
+    add_number(app, names, field, line, decimal(low, std::int64_t{p.max}));
     return;
   }
   std::map<std::string, std::uint32_t> values;
@@ -100,29 +146,31 @@ void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts
     else if (&p != &parameter("ni")) add_parameter(app, c, p);
   add_number(app, "--deadlock-cycles", c.deadlock_cycles,
              "report a deadlock after this many cycles without progress",
-             CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
+             decimal(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
   app->add_option("--rtl", n.rtl,
                   "Verilated RTL routers at: all | x,y;x,y;... | random:N; mesh: the whole mesh as one "
-                  "Verilated block");
+                  "Verilated block")->check(kNonEmpty);
   app->add_option("--lockstep", n.lockstep,
                   "RTL routers checked every cycle against the model core at: all | x,y;... | random:N; "
-                  "mesh: the mesh block, its boundary checked against the model's mesh");
+                  "mesh: the mesh block, its boundary checked against the model's mesh")->check(kNonEmpty);
   add_number(app, "--threads", n.threads,
              "threads that evaluate the cycle's busy RTL routers (--rtl, --lockstep; the model needs none)",
-             CLI::Range(1, 64));
+             decimal(1, 64));
+  app->add_flag("--memory-check,!--no-memory-check", n.memory_check,
+                "refuse a mesh that may not fit in the memory available (the default); --no-memory-check runs it anyway");
   app->add_option("--trace", n.trace,
                   "waveform of every router for GTKWave: FILE.fst, or FILE.vcd; FILE.gtkw opens it (with RTL "
-                  "routers also FILE.rtl.fst, their Verilated signals)");
-  app->add_option("--trace-routers", n.trace_routers, "the routers --trace shows: all | x,y;x,y;... | random:N");
-  app->add_option("--trace-window", n.trace_window, "the cycles --trace shows: FROM:TO");
+                  "routers also FILE.rtl.fst, their Verilated signals)")->check(kNonEmpty);
+  app->add_option("--trace-routers", n.trace_routers, "the routers --trace shows: all | x,y;x,y;... | random:N")->check(kNonEmpty);
+  app->add_option("--trace-window", n.trace_window, "the cycles --trace shows: FROM:TO")->check(kNonEmpty);
 }
 
 // Ordinary unicast load beside the command's own work (`what`: "barriers", ...).
 void add_background_load(CLI::App* app, BackgroundLoad& l, const std::string& names, const std::string& what) {
   app->add_option(names, l.pattern, "unicast load while the " + what + " run: uniform | transpose | hotspot")
       ->check(CLI::IsMember(pattern_names()));
-  app->add_option("--load-rate", l.rate, "the load's offered rate, flits/node/cycle")->capture_default_str();
-  add_number(app, "--load-flits", l.flits, "flits per load packet", CLI::Range(1, 1024));
+  app->add_option("--load-rate", l.rate, "the load's offered rate, flits/node/cycle")->capture_default_str()->transform(kFinite);
+  add_number(app, "--load-flits", l.flits, "flits per load packet", decimal(1, 1024));
   add_number(app, "--load-warmup", l.warmup, "cycles of load before the first " + what.substr(0, what.size() - 1),
              kNonNegative);
 }
@@ -136,7 +184,7 @@ CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
       ->delimiter(',')
       ->default_str(scheme_name(o.params.schemes.front()));
   add_number(barrier, "--repeat", o.params.repeat, "barriers to measure (random members drawn anew each)",
-             CLI::Range(1, 100000));
+             decimal(1, 100000));
   add_seed(barrier, o.params.seed, "seed for random members");
   barrier->add_flag("--software-fallback", o.params.software_fallback,
                     "with --registers 0: every member keeps its register in node memory (docs/barrier-fallback.md)");
@@ -167,8 +215,8 @@ CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
   add_names(traffic, "--pattern", p.pattern, pattern_names(), "uniform | transpose | hotspot")
       ->default_str(pattern_name(p.pattern));
   // TrafficParams::validate checks the rate: (0, 1] is not a closed range.
-  traffic->add_option("--rate", p.rate, "offered load, flits/node/cycle")->capture_default_str();
-  add_number(traffic, "--flits", p.flits, "flits per packet", CLI::Range(1, 1024));
+  traffic->add_option("--rate", p.rate, "offered load, flits/node/cycle")->capture_default_str()->transform(kFinite);
+  add_number(traffic, "--flits", p.flits, "flits per packet", decimal(1, 1024));
   add_number(traffic, "--cycles", p.cycles, "measured cycles", kPositive);
   add_number(traffic, "--warmup", p.warmup, "cycles before measuring", kNonNegative);
   add_seed(traffic, p.seed, "seed of the traffic generator");
@@ -187,7 +235,7 @@ CLI::App* add_multicast_plan(CLI::App& app, MulticastPlanOptions& o) {
       ->default_str("dp,mp,cp,qg");
   plan->add_option("--threshold", o.threshold, "QG's threshold T (Phase 3)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1000.0));
+      ->transform(real_range(0.0, 1000.0));
   add_number(plan, "--startup", o.timing.startup, "start-up per message-passing step, cycles", kNonNegative);
   add_number(plan, "--flits", o.timing.flits, "flits per message", kPositive);
   add_seed(plan, o.seed, "seed for random destinations");
@@ -205,17 +253,17 @@ CLI::App* add_multicast(CLI::App& app, MulticastOptions& o) {
   add_names(mc, "--algo", o.params.algorithms, algorithm_names(), "dp | mp | cp | qg, or a list dp,qg")
       ->delimiter(',')
       ->default_str("dp,mp,cp,qg");
-  add_number(mc, "--flits", o.params.flits, "data flits per message (address flits come on top)", CLI::Range(1, 4096));
+  add_number(mc, "--flits", o.params.flits, "data flits per message (address flits come on top)", decimal(1, 4096));
   mc->add_option("--threshold", o.params.threshold, "QG's threshold T (Phase 3)")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1000.0));
+      ->transform(real_range(0.0, 1000.0));
   // run_multicast checks the rate, so that NaN and the range get one message.
   mc->add_option("--rate", o.params.rate, "multicasts/node/cycle (Poisson at every node); 0: single multicasts")
-      ->capture_default_str();
+      ->capture_default_str()->transform(kFinite);
   add_number(mc, "--trials", o.params.trials, "single multicasts, one after another (random destinations drawn anew)",
-             CLI::Range(1, 100000));
+             decimal(1, 100000));
   add_number(mc, "--warmup", o.params.warmup, "under --rate: multicasts discarded before measuring", kNonNegative);
-  add_number(mc, "--batches", o.params.batches, "under --rate: batches of the batch means", CLI::Range(1, 1000));
+  add_number(mc, "--batches", o.params.batches, "under --rate: batches of the batch means", decimal(1, 1000));
   add_number(mc, "--batch-size", o.params.batch_size, "under --rate: multicasts per batch", kPositive);
   add_number(mc, "--backlog", o.params.backlog, "under --rate: saturated beyond this many unfinished multicasts per node",
              kPositive);
@@ -228,8 +276,12 @@ CLI::App* add_multicast(CLI::App& app, MulticastOptions& o) {
 CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
   auto* sweep = app.add_subcommand("sweep", "run the product of parameter lists x seeds on all cores (docs/sweep.md)");
   sweep->add_option("spec", o.spec, "the sweep, SPEC.yaml")->required()->check(CLI::ExistingFile);
-  add_number(sweep, "--workers", o.workers, "points run at once (default: the cores)", CLI::Range(0, 1024));
-  sweep->add_option("--output", o.output, "output prefix: PREFIX.csv, PREFIX.jsonl (default: the spec's)");
+  add_number(sweep, "--workers", o.workers, "points run at once (default: the cores)", decimal(0, 1024));
+  add_number(sweep, "--max-points", o.max_points, "refuse a sweep of more points than this", decimal(1, kLarge));
+  sweep->add_option("--point-timeout", o.point_timeout, "end a point that runs longer than this, seconds (0: no limit)")
+      ->capture_default_str()
+      ->transform(real_range(0.0, 1e9));
+  sweep->add_option("--output", o.output, "output prefix: PREFIX.csv, PREFIX.jsonl (default: the spec's)")->check(kNonEmpty);
   return sweep;
 }
 
@@ -244,18 +296,19 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
   add_names(bcast, "--algo", o.params.algorithms, algos, "binomial | adaptive | twostage, or a list")
       ->delimiter(',')
       ->default_str("binomial");
-  add_number(bcast, "--bytes", o.params.bytes, "message size, bytes (4 per body flit)", kNonNegative);
+  // 1 MiB: every rank keeps the message and its packets (bcast_command.cpp's estimate).
+  add_number(bcast, "--bytes", o.params.bytes, "message size, bytes (4 per body flit)", decimal(0, 1 << 20));
   add_number(bcast, "--mtu", o.params.mtu, "bytes per packet", kPositive);
   add_number(bcast, "--skew", o.params.skew, "ranks enter within this many cycles of each other (seeded)", kNonNegative);
   bcast->add_option("--loss", o.params.loss, "two-stage: each multicast copy an NI would keep is lost with this probability")
       ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+      ->transform(real_range(0.0, 1.0));
   bcast->add_option("--stage0", o.params.stage0, "two-stage: before the multicast the root waits for none | delay | sync (one random rank)")
       ->capture_default_str()
       ->check(CLI::IsMember({"none", "delay", "sync"}));
   add_number(bcast, "--root-delay", o.params.root_delay, "two-stage, --stage0 delay: cycles the root waits", kNonNegative);
-  add_number(bcast, "--threshold", o.params.threshold, "two-stage: fewer ranks run TUNED's binomial tree instead", CLI::Range(2, 1 << 30));
-  add_number(bcast, "--repeat", o.params.repeat, "broadcasts in a row (the adaptive tree learns between them)", CLI::Range(1, 100000));
+  add_number(bcast, "--threshold", o.params.threshold, "two-stage: fewer ranks run TUNED's binomial tree instead", decimal(2, std::int64_t{1} << 30));
+  add_number(bcast, "--repeat", o.params.repeat, "broadcasts in a row (the adaptive tree learns between them)", decimal(1, 100000));
   bcast->add_option("--slow-link", o.params.slow_link, "x,y:PORT:CYCLES: that link (PORT +X -X +Y -Y) gets this much slower ...");
   add_number(bcast, "--slow-at", o.params.slow_at, "... before this broadcast (1-based)", kPositive);
   bcast->add_option("--swapping", o.params.swapping, "the adaptive tree's strategy: family | path | leaf | position")
@@ -278,15 +331,19 @@ CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
   cmd->add_option("--experiment", o.params.experiment, "swapping | churn")
       ->capture_default_str()
       ->check(CLI::IsMember({"swapping", "churn"}));
-  add_number(cmd, "--nodes", o.params.nodes, "nodes in the tree", CLI::Range(2, 65536));
-  add_number(cmd, "--max-distance", o.params.max_distance, "distances uniform in [0, this]", CLI::Range(0, 1000000));
+  // The distance matrix holds (nodes + operations)^2 4-byte distances: 8192 + 8192 take 1 GB.
+  add_number(cmd, "--nodes", o.params.nodes, "nodes in the tree", decimal(2, 8192));
+  add_number(cmd, "--max-distance", o.params.max_distance, "distances uniform in [0, this]", decimal(0, 1000000));
   cmd->add_option("--cost-factors", o.params.cost_factors, "what one tree edge's distance grows by (swapping)")
       ->delimiter(',')
-      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000}))
+      ->transform(decimal(0, 1000000))
       ->default_str("5,10,20,30,40");
-  add_number(cmd, "--topologies", o.params.topologies, "random matrices per point (swapping)", CLI::Range(1, 1000000));
-  add_number(cmd, "--trees", o.params.trees, "random trees (churn)", CLI::Range(1, 100000));
-  add_number(cmd, "--operations", o.params.operations, "random joins and leaves per tree (churn)", CLI::Range(1, 1000000));
+  add_number(cmd, "--topologies", o.params.topologies, "random matrices per point (swapping)", decimal(1, 1000000));
+  add_number(cmd, "--trees", o.params.trees, "random trees (churn)", decimal(1, 100000));
+  add_number(cmd, "--operations", o.params.operations, "random joins and leaves per tree (churn; each join a new node)",
+             decimal(1, 8192));
+  cmd->add_flag("--memory-check,!--no-memory-check", o.memory_check,
+                "refuse a distance matrix that may not fit in the memory available (the default)");
   add_seed(cmd, o.params.seed, "seed of the matrices, edges and operations");
   cmd->add_flag("--json", o.json, "print JSON");
   return cmd;
@@ -302,17 +359,17 @@ CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
   add_names(soak, "--pattern", p.pattern, pattern_names(), "uniform | transpose | hotspot")
       ->default_str(pattern_name(p.pattern));
   // SoakParams::validate checks the rates, so that NaN and the range get one message.
-  soak->add_option("--rate", p.rate, "unicast load, flits/node/cycle (0: none)")->capture_default_str();
-  add_number(soak, "--flits", p.flits, "flits per unicast packet", CLI::Range(1, 1024));
+  soak->add_option("--rate", p.rate, "unicast load, flits/node/cycle (0: none)")->capture_default_str()->transform(kFinite);
+  add_number(soak, "--flits", p.flits, "flits per unicast packet", decimal(1, 1024));
   soak->add_option("--groups", p.groups, "barrier groups, alternately BTM and CS (0: none; default 3 x registers + 1, at least 4)")
-      ->check(CLI::Range(0, 256));
+      ->transform(decimal(0, 256));
   add_number(soak, "--group-size", p.group_size, "members per group (0: half the nodes, at most 256)", kNonNegative);
   add_number(soak, "--think", p.think, "a member arrives 0..think cycles after its release", kNonNegative);
   add_names(soak, "--algo", p.algorithm, algorithm_names(), "multicast algorithm: dp | mp | cp | qg")
       ->default_str(algorithm_name(p.algorithm));
-  soak->add_option("--multicast-rate", p.multicast_rate, "multicasts/node/cycle (0: none)")->capture_default_str();
+  soak->add_option("--multicast-rate", p.multicast_rate, "multicasts/node/cycle (0: none)")->capture_default_str()->transform(kFinite);
   add_number(soak, "--multicast-dests", p.multicast_dests, "destinations per multicast", kPositive);
-  add_number(soak, "--multicast-flits", p.multicast_flits, "data flits per multicast", CLI::Range(1, 4096));
+  add_number(soak, "--multicast-flits", p.multicast_flits, "data flits per multicast", decimal(1, 4096));
   add_number(soak, "--broadcast-gap", p.broadcast_gap,
              "cycles between broadcast starts, each on ranks in no running broadcast (0: no broadcasts)", kNonNegative);
   add_number(soak, "--broadcast-ranks", p.broadcast_ranks,
@@ -330,7 +387,7 @@ CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with
   app_.require_subcommand(1);
   app_.fallthrough();
   // YamlConfig rejects keys that name no option of the subcommand.
-  app_.set_config("--config", "", "read options from a YAML file (keys are option names)");
+  app_.set_config("--config", "", "read options from a YAML file (keys are option names)")->check(kNonEmpty);
   app_.config_formatter(std::make_shared<YamlConfig>(&app_));
   app_.footer("Every subcommand also takes --config FILE.yaml.");
   barrier_cmd_ = add_barrier(app_, barrier_);
@@ -344,7 +401,31 @@ CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with
   soak_cmd_ = add_soak(app_, soak_);
 }
 
+namespace {
+
+// CLI11 splits a list option at its delimiter and drops empty items, so "dp,,qg" would
+// run dp and qg as if nothing were missing: refused here, before it splits them.
+void refuse_empty_list_items(const CLI::App& app, const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& token = args[i];
+    if (token.rfind("--", 0) != 0) continue;
+    const auto eq = token.find('=');
+    const std::string name = token.substr(0, eq);
+    std::string value;
+    if (eq != std::string::npos) value = token.substr(eq + 1);
+    else if (i + 1 < args.size()) value = args[i + 1];
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      const CLI::Option* opt = sub->get_option_no_throw(name);
+      if (opt != nullptr && has_empty_item(*opt, value))
+        throw CLI::ValidationError(name, "'" + value + "' has an empty item");
+    }
+  }
+}
+
+}  // namespace
+
 void CommandLine::parse(const std::vector<std::string>& args) {
+  refuse_empty_list_items(app_, args);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   app_.parse(reversed);
 }

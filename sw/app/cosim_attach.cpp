@@ -4,6 +4,7 @@
 
 #include "../../model/core/flit_format.hpp"
 #include "../collective/member_spec.hpp"
+#include "memory_check.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -64,6 +65,8 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
 }  // namespace
 
 Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace) {
+  // Here, before the first cycle: the routers are allocated as traffic reaches them.
+  if (o.memory_check) check_memory(o.config);
   Cosim c = attach_rtl(m, o, seed);
   trace.attach(m);
   return c;

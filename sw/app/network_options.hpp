@@ -18,6 +18,8 @@ struct NetworkOptions {
   // Waveform (docs/waveforms.md): the file (FST, or VCD by its name), the routers it
   // shows (empty: all) and the cycles "FROM:TO" (empty: all).
   std::string trace, trace_routers, trace_window;
+  // Off: run even when the network may not fit in the memory available (memory_check.hpp).
+  bool memory_check = true;
   bool wants_rtl() const { return !rtl.empty() || !lockstep.empty(); }
 };
 

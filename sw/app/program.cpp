@@ -1,10 +1,17 @@
 #include "program.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "../../model/core/errors.hpp"
+#include "../../model/core/output_files.hpp"
 #include "cli.hpp"
 
 namespace meshsync {
@@ -32,9 +39,37 @@ int fail(const std::string& what, int code) {
   return code;
 }
 
+// What the program printed must have reached its destination: a full disk or a closed
+// pipe behind stdout is an error, not a result.
+int finish_stdout(int code) {
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout)
+    return fail(std::string("error: cannot write the standard output: ") + std::strerror(errno), 2);
+  return code;
+}
+
+// A run's files take their names only when it has succeeded, or when its simulation
+// failed (the waveform shows why); after bad input they are removed (output_files).
+int finish_files(int code) {
+  try {
+    output_files::commit_all();
+  } catch (const ConfigError& e) {
+    return fail("error: " + one_line(e.what()), 2);
+  }
+  return code;
+}
+
+int abandon_files(int code) {
+  output_files::abandon_all();
+  return code;
+}
+
 }  // namespace
 
 int run_program(int argc, char* argv[]) {
+  // Refused before anything runs: with stdout closed, the first file opened would take
+  // its descriptor and receive the printed results.
+  if (fcntl(STDOUT_FILENO, F_GETFD) == -1) return fail("error: cannot write the standard output: it is closed", 2);
   CommandLine cli;
   try {
     cli.parse(std::vector<std::string>(argv + 1, argv + argc));
@@ -48,13 +83,15 @@ int run_program(int argc, char* argv[]) {
   }
 
   try {
-    return cli.run();
+    const int code = cli.run();
+    return finish_stdout(finish_files(code));
   } catch (const ConfigError& e) {
-    return fail("error: " + one_line(e.what()), 2);
+    return abandon_files(fail("error: " + one_line(e.what()), 2));
   } catch (const SimulationError& e) {
-    return fail(std::string("simulation failed: ") + e.what(), 3);
+    const int code = finish_files(fail(std::string("simulation failed: ") + e.what(), 3));
+    return finish_stdout(code);
   } catch (const std::exception& e) {
-    return fail(std::string("internal error: ") + e.what(), 4);
+    return abandon_files(fail(std::string("internal error: ") + e.what(), 4));
   }
 }
 

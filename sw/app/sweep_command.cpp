@@ -3,19 +3,25 @@
 // saved as they finish (PREFIX.jsonl), so an interrupted sweep resumes where it stopped;
 // the final PREFIX.jsonl and PREFIX.csv are in point order, whatever the number of workers.
 #include <fcntl.h>
-#include <spawn.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <charconv>
+#include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -24,6 +30,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "../../model/core/errors.hpp"
+#include "../../model/core/output_files.hpp"
 #include "cli.hpp"
 #include "ranks.hpp"
 #include "run_output.hpp"
@@ -54,14 +61,31 @@ struct Point {
 
 [[noreturn]] void bad_spec(const std::string& what) { throw ConfigError("sweep spec: " + what); }
 
+// A key of the spec: a scalar, given once in its mapping (YAML readers disagree on a
+// repeated key; yaml-cpp would keep both and the last would win unseen).
+std::string key_of(const YAML::Node& k, const std::string& where, std::set<std::string>& seen) {
+  if (!k.IsScalar()) bad_spec(where + " keys must be names, not lists or mappings");
+  std::string key = k.as<std::string>();
+  if (!seen.insert(key).second) bad_spec("'" + key + "' is given twice" + (where == "the spec's" ? "" : " in " + where));
+  return key;
+}
+
+std::string scalar(const YAML::Node& v, const std::string& key) {
+  if (!v.IsScalar()) bad_spec("'" + key + "' must be a single value");
+  return v.as<std::string>();
+}
+
+// A value or a list of distinct values: a repeated one would run the same point twice.
 std::vector<std::string> scalars(const YAML::Node& v, const std::string& key) {
   std::vector<std::string> out;
   if (v.IsScalar()) {
     out.push_back(v.as<std::string>());
   } else if (v.IsSequence()) {
+    std::set<std::string> seen;
     for (const auto& e : v) {
       if (!e.IsScalar()) bad_spec("'" + key + "' must be a scalar or a list of scalars");
       out.push_back(e.as<std::string>());
+      if (!seen.insert(out.back()).second) bad_spec("'" + key + "' lists " + out.back() + " twice");
     }
     if (out.empty()) bad_spec("'" + key + "' is an empty list");
   } else {
@@ -71,51 +95,57 @@ std::vector<std::string> scalars(const YAML::Node& v, const std::string& key) {
 }
 
 std::uint64_t seed_value(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(text, &used);
-    if (used == text.size() && v >= 0) return static_cast<std::uint64_t>(v);
-  } catch (const std::exception&) {
-  }
-  bad_spec("'seeds' must be a count or a list of non-negative integers, got '" + text + "'");
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
+      v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    bad_spec("'seeds' must be a count or a list of decimal integers from 0 to 2^63-1, got '" + text + "'");
+  return v;
 }
 
-SweepSpec read_spec(const std::string& path) {
-  YAML::Node doc;
+SweepSpec read_spec(const std::string& path, std::uint64_t max_points) {
+  std::vector<YAML::Node> docs;
   try {
-    doc = YAML::LoadFile(path);
+    docs = YAML::LoadAllFromFile(path);
   } catch (const YAML::Exception& e) {
     bad_spec(path + " is not valid YAML: " + e.msg);
   }
-  if (!doc.IsMap()) bad_spec(path + " must be a mapping with command, parameters, seeds, output");
+  if (docs.size() != 1 || !docs.front().IsMap())
+    bad_spec(path + " must be one YAML mapping with command, parameters, seeds, output");
+  const YAML::Node& doc = docs.front();
   SweepSpec s;
   s.output = (fs::path(path).parent_path() / fs::path(path).stem()).string();
+  std::set<std::string> keys;
   for (const auto& kv : doc) {
-    const std::string key = kv.first.as<std::string>();
+    const std::string key = key_of(kv.first, "the spec's", keys);
     if (key == "command") {
-      s.command = scalars(kv.second, key).front();
+      s.command = scalar(kv.second, key);
     } else if (key == "parameters") {
       if (!kv.second.IsMap()) bad_spec("'parameters' must map option names to values");
+      std::set<std::string> names;
       for (const auto& p : kv.second) {
-        std::string name = p.first.as<std::string>();
+        std::string name = key_of(p.first, "'parameters'", names);
         for (char& ch : name)
           if (ch == '_') ch = '-';
         if (name == "seed") bad_spec("'parameters.seed': list seeds under 'seeds'");
         if (name == "json" || name == "config") bad_spec("'parameters." + name + "' is not a sweep parameter");
+        for (const auto& [other, values] : s.parameters)
+          if (other == name) bad_spec("'parameters' sets --" + name + " twice (as " + name + " and with '_')");
         s.parameters.emplace_back(name, scalars(p.second, "parameters." + name));
       }
     } else if (key == "seeds") {
-      const std::vector<std::string> v = scalars(kv.second, key);
       s.seeds.clear();
       if (kv.second.IsScalar()) {
-        const std::uint64_t n = seed_value(v.front());
+        const std::uint64_t n = seed_value(kv.second.as<std::string>());
         if (n < 1) bad_spec("'seeds' must be at least 1");
+        if (n > max_points) bad_spec(fmt::format("'seeds' {} is more points than --max-points {}", n, max_points));
         for (std::uint64_t i = 1; i <= n; ++i) s.seeds.push_back(i);
       } else {
-        for (const std::string& t : v) s.seeds.push_back(seed_value(t));
+        for (const std::string& t : scalars(kv.second, key)) s.seeds.push_back(seed_value(t));
       }
     } else if (key == "output") {
-      s.output = scalars(kv.second, key).front();
+      s.output = scalar(kv.second, key);
+      if (s.output.empty()) bad_spec("'output' is empty");
     } else {
       bad_spec("unknown key '" + key + "' (expected command, parameters, seeds, output)");
     }
@@ -127,8 +157,20 @@ SweepSpec read_spec(const std::string& path) {
   } catch (const CLI::OptionNotFound&) {
     bad_spec("'command' " + s.command + " is not a meshsync subcommand");
   }
+  // The product's size before it is enumerated: a sweep of millions of points would
+  // spend its time listing them and write nothing.
+  std::uint64_t total = s.seeds.size();
+  for (const auto& [name, values] : s.parameters) {
+    if (total > max_points / values.size() + 1) total = max_points + 1;
+    else total *= values.size();
+  }
+  if (total > max_points)
+    bad_spec(fmt::format("the sweep has more than --max-points {} points (raise it to run them all)", max_points));
   return s;
 }
+
+// Options that write a file: two points given the same file would write it at once.
+bool writes_a_file(const std::string& option) { return option == "trace"; }
 
 // The product of the parameter lists, seeds innermost; each point checked by the real
 // command line, so a bad value is refused before anything runs.
@@ -187,14 +229,19 @@ std::map<std::size_t, json> finished(const std::string& prefix, const std::vecto
   std::map<std::size_t, json> done;
   for (const fs::path& file : logs(prefix)) {
     std::ifstream in(file);
+    std::size_t number = 0;
     for (std::string line; std::getline(in, line);) {
+      ++number;
       json row;
       try {
         row = json::parse(line);
       } catch (const json::exception&) {
         continue;  // a line cut short when the sweep was interrupted
       }
-      const std::size_t i = row.value("point", points.size());
+      if (!row.is_object() || !row.contains("point") || !row["point"].is_number_unsigned())
+        throw ConfigError(fmt::format("{} line {} is not a row of a sweep: remove the file or choose another --output",
+                                      file.string(), number));
+      const std::size_t i = row["point"].get<std::size_t>();
       if (i >= points.size() || row["parameters"] != points[i].parameters || row["seed"] != points[i].seed)
         throw ConfigError(file.string() + " holds results of another sweep (point " + std::to_string(i) +
                           " differs): remove it or choose another --output");
@@ -207,24 +254,64 @@ std::map<std::size_t, json> finished(const std::string& prefix, const std::vecto
 struct Child {
   std::size_t point = 0;
   fs::path out, err;
+  std::chrono::steady_clock::time_point started;
 };
 
+// A point's process: in a process group of its own, so that the terminal's Ctrl-C reaches
+// only the sweep, which then ends its points itself (and with them anything they
+// started); and told to end when the sweep dies, even by SIGKILL, so that no orphan goes
+// on writing files a resumed sweep writes too. fork + exec rather than posix_spawn, for
+// the death signal; between them only async-signal-safe calls.
 pid_t spawn(const Point& p, const Child& c) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, c.out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, c.err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   std::vector<std::string> args{"meshsync"};
   args.insert(args.end(), p.args.begin(), p.args.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("sweep: cannot start a worker: " + std::string(std::strerror(rc)));
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) throw ConfigError(std::string("sweep: cannot start a point: ") + std::strerror(errno));
+  if (pid == 0) {
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(127);  // the sweep died before the line above
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    const int out = open(c.out.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    const int err = open(c.err.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (out < 0 || err < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) _exit(127);
+    close(out);
+    close(err);
+    execve("/proc/self/exe", argv.data(), environ);
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also here: whichever runs first, the group exists before a kill
   return pid;
 }
+
+// SIGINT and SIGTERM end a sweep between points: the handler only notes the signal (the
+// wait for a point returns early), the loop ends the running points and says how to resume.
+volatile std::sig_atomic_t g_interrupted = 0;
+void on_interrupt(int sig) { g_interrupted = sig; }
+
+// Ends the running points (their process groups) and reaps them, however the loop is left.
+struct RunningPoints {
+  std::map<pid_t, Child> children;
+  ~RunningPoints() { end_all(); }
+  void end_all() {
+    for (const auto& [pid, child] : children) kill(-pid, SIGTERM);
+    for (const auto& [pid, child] : children) {
+      int status = 0;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      std::error_code ec;
+      fs::remove(child.out, ec);
+      fs::remove(child.err, ec);
+    }
+    children.clear();
+  }
+};
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
@@ -269,11 +356,17 @@ void flatten(const json& v, const std::string& key, std::vector<std::pair<std::s
 // a result field named like an input column is prefixed "result.".
 void write_outputs(const SweepSpec& spec, const std::map<std::size_t, json>& rows) {
   const std::string& prefix = spec.output;
+  // Both files take their names when the program ends, after every write was checked
+  // (output_files): until then the log of finished rows stays as it is, to resume from.
+  const auto finish = [](std::ofstream& out, const std::string& path) {
+    out.close();
+    if (!out) output_files::failed(path, errno != 0 ? std::strerror(errno) : "a write failed");
+  };
   {
-    std::ofstream out(prefix + ".jsonl.tmp");
+    std::ofstream out(output_files::begin(prefix + ".jsonl"));
     for (const auto& [i, row] : rows) out << row.dump() << "\n";
+    finish(out, prefix + ".jsonl");
   }
-  fs::rename(prefix + ".jsonl.tmp", prefix + ".jsonl");
   std::vector<std::string> columns;
   std::vector<std::map<std::string, json>> table;
   for (const auto& [i, row] : rows) {
@@ -293,7 +386,7 @@ void write_outputs(const SweepSpec& spec, const std::map<std::size_t, json>& row
     }
     table.push_back(std::move(line));
   }
-  std::ofstream csv(prefix + ".csv");
+  std::ofstream csv(output_files::begin(prefix + ".csv"));
   for (std::size_t c = 0; c < columns.size(); ++c) csv << (c ? "," : "") << cell(columns[c]);
   csv << "\n";
   for (const auto& line : table) {
@@ -303,17 +396,42 @@ void write_outputs(const SweepSpec& spec, const std::map<std::size_t, json>& row
     }
     csv << "\n";
   }
+  finish(csv, prefix + ".csv");
 }
 
 }  // namespace
 
 namespace {
 
+struct Outcome {
+  std::string failure;  // the first failing point ("" if none)
+  int code = 0;         // its exit code
+  int signal = 0;       // SIGINT or SIGTERM when the sweep was interrupted
+};
+
+// Installs the interrupt handler for the loop's lifetime. Without SA_RESTART, so that
+// a blocking waitpid returns at the signal.
+struct InterruptHandler {
+  struct sigaction old_int {}, old_term {};
+  InterruptHandler() {
+    g_interrupted = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  }
+  ~InterruptHandler() {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+  }
+};
+
 // Runs `mine` (points of this rank) on `workers` child processes at once, appending each
-// finished row to `log` and `rows`. Returns the first failure ("" if none) and its code.
-std::pair<std::string, int> run_points(const std::vector<Point>& points, const std::vector<std::size_t>& mine,
-                                       std::size_t workers, const fs::path& parts, const fs::path& log_path,
-                                       std::map<std::size_t, json>& rows, bool show_progress) {
+// finished row to the log and to `rows`: a row is counted only once it is on disk.
+Outcome run_points(const std::vector<Point>& points, const std::vector<std::size_t>& mine, std::size_t workers,
+                   const fs::path& parts, const fs::path& log_path, std::map<std::size_t, json>& rows,
+                   bool show_progress, double timeout) {
   const auto t0 = std::chrono::steady_clock::now();
   // A line cut short by an interruption must not swallow the first row appended now.
   const bool cut_short = fs::exists(log_path) && fs::file_size(log_path) > 0 && [&] {
@@ -322,30 +440,66 @@ std::pair<std::string, int> run_points(const std::vector<Point>& points, const s
     return in.get() != '\n';
   }();
   std::ofstream log(log_path, std::ios::app);
-  if (cut_short) log << "\n";
-  std::map<pid_t, Child> running;
+  const auto check_log = [&] {
+    if (!log) throw ConfigError(fmt::format("cannot write '{}': {}", log_path.string(), std::strerror(errno)));
+  };
+  check_log();
+  if (cut_short) log << "\n" << std::flush;
+  check_log();
+  const InterruptHandler interrupts;
+  RunningPoints running;
+  std::set<pid_t> timed_out;
+  // Part files carry the sweep's pid: a point of an earlier, killed sweep cannot write
+  // the file a point of this one reads.
+  const std::string tag = std::to_string(getpid());
   std::size_t next = 0, run_now = 0;
-  std::string failure;
-  int failure_code = 0;
+  Outcome outcome;
   for (;;) {
-    while (failure.empty() && running.size() < workers && next < mine.size()) {
+    while (outcome.failure.empty() && !g_interrupted && running.children.size() < workers && next < mine.size()) {
       const Point& p = points[mine[next++]];
-      Child c{p.index, parts / fmt::format("{}.json", p.index), parts / fmt::format("{}.err", p.index)};
-      running.emplace(spawn(p, c), c);
+      Child c{p.index, parts / fmt::format("{}.{}.json", p.index, tag), parts / fmt::format("{}.{}.err", p.index, tag),
+              std::chrono::steady_clock::now()};
+      running.children.emplace(spawn(p, c), c);
     }
-    if (running.empty()) break;
+    if (g_interrupted) {
+      outcome.signal = g_interrupted;
+      running.end_all();
+      break;
+    }
+    if (running.children.empty()) break;
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) throw std::runtime_error("sweep: waitpid failed");
-    const auto it = running.find(pid);
-    if (it == running.end()) continue;
+    pid_t pid = 0;
+    if (timeout > 0) {
+      // Polled, to end a point that runs longer than the timeout.
+      pid = waitpid(-1, &status, WNOHANG);
+      if (pid == 0) {
+        const auto now = std::chrono::steady_clock::now();
+        for (const auto& [child_pid, child] : running.children)
+          if (std::chrono::duration<double>(now - child.started).count() > timeout && timed_out.insert(child_pid).second)
+            kill(-child_pid, SIGKILL);
+        usleep(10000);
+        continue;
+      }
+    } else {
+      pid = waitpid(-1, &status, 0);
+    }
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(std::string("sweep: waitpid failed: ") + std::strerror(errno));
+    }
+    const auto it = running.children.find(pid);
+    if (it == running.children.end()) continue;
     const Child c = it->second;
-    running.erase(it);
+    running.children.erase(it);
     const Point& p = points[c.point];
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     json result;
     std::string problem;
-    if (code != 0) {
+    int problem_code = code;
+    if (timed_out.count(pid)) {
+      problem = fmt::format("ran longer than --point-timeout {} s and was ended", timeout);
+      problem_code = 3;
+    } else if (code != 0) {
       const std::string err = slurp(c.err);
       problem = err.empty() ? "exit code " + std::to_string(code) : err.substr(0, err.find('\n'));
     } else {
@@ -353,22 +507,27 @@ std::pair<std::string, int> run_points(const std::vector<Point>& points, const s
         result = json::parse(slurp(c.out));
       } catch (const json::exception&) {
         problem = "printed no JSON";
+        problem_code = 4;
       }
     }
+    std::error_code ec;
     if (!problem.empty()) {
       // The first failure stops the sweep once the running points are done.
-      if (failure.empty()) {
-        failure = fmt::format("point {} ({}, seed {}): {}", p.index, p.parameters.dump(), p.seed, problem);
-        failure_code = code == 0 ? 4 : code;
+      if (outcome.failure.empty()) {
+        outcome.failure = fmt::format("point {} ({}, seed {}): {}", p.index, p.parameters.dump(), p.seed, problem);
+        outcome.code = problem_code;
       }
+      fs::remove(c.out, ec);
+      fs::remove(c.err, ec);
       continue;
     }
     json row{{"point", p.index}, {"parameters", p.parameters}, {"seed", p.seed},
              {"commit", source_commit()}, {"result", result}};
     log << row.dump() << "\n" << std::flush;
+    check_log();
     rows[p.index] = std::move(row);
-    fs::remove(c.out);
-    fs::remove(c.err);
+    fs::remove(c.out, ec);
+    fs::remove(c.err, ec);
     ++run_now;
     if (show_progress) {
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -376,7 +535,7 @@ std::pair<std::string, int> run_points(const std::vector<Point>& points, const s
     }
   }
   if (show_progress && isatty(STDERR_FILENO)) fmt::print(stderr, "\n");
-  return {failure, failure_code};
+  return outcome;
 }
 
 struct Prepared {
@@ -388,9 +547,18 @@ struct Prepared {
 // Reads and checks everything before a point runs: the same on every rank.
 Prepared prepare(const SweepOptions& o) {
   Prepared p;
-  p.spec = read_spec(o.spec);
+  p.spec = read_spec(o.spec, static_cast<std::uint64_t>(o.max_points));
   if (!o.output.empty()) p.spec.output = o.output;
   p.points = points_of(p.spec);
+  std::map<std::string, std::size_t> files;  // a file an option writes -> the first point writing it
+  for (const Point& point : p.points)
+    for (const auto& [name, value] : point.parameters.items())
+      if (writes_a_file(name)) {
+        const auto [first, fresh] = files.emplace(value.get<std::string>(), point.index);
+        if (!fresh)
+          bad_spec(fmt::format("points {} and {} would both write --{} {}: give each point its own file",
+                               first->second, point.index, name, value.get<std::string>()));
+      }
   p.rows = finished(p.spec.output, p.points);
   return p;
 }
@@ -408,14 +576,23 @@ int execute(const SweepOptions& o, Prepared prep, const Ranks& ranks) {
     if (!rows.count(p.index) && turn++ % static_cast<std::size_t>(ranks.size()) == static_cast<std::size_t>(ranks.rank()))
       mine.push_back(p.index);
   const fs::path parts = spec.output + ".parts";
-  fs::create_directories(parts);
+  std::error_code ec;
+  fs::create_directories(parts, ec);
+  if (ec) throw ConfigError("cannot write '" + parts.string() + "': " + ec.message());
   const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t workers = o.workers > 0 ? static_cast<std::size_t>(o.workers)
                                             : std::max<std::size_t>(1, cores / static_cast<std::size_t>(ranks.local_size()));
-  const auto [failure, code] =
-      run_points(points, mine, workers, parts, log_of(spec.output, ranks), rows, ranks.size() == 1);
+  const Outcome outcome =
+      run_points(points, mine, workers, parts, log_of(spec.output, ranks), rows, ranks.size() == 1, o.point_timeout);
+  const std::string& failure = outcome.failure;
+  const int code = outcome.signal != 0 ? 128 + outcome.signal : outcome.code;
+  if (outcome.signal != 0)
+    fmt::print(stderr, "meshsync: sweep interrupted ({}): {} of {} points are in {}; run the same command to resume\n",
+               outcome.signal == SIGINT ? "SIGINT" : "SIGTERM", rows.size(), points.size(),
+               log_of(spec.output, ranks).string());
   // Every rank stops with the worst exit code; each failing rank says why.
   const int worst = ranks.max(code);
+  if (outcome.signal != 0) return code;
   if (!failure.empty()) {
     const std::string what = "sweep " + failure + fmt::format(" (finished points kept in {}.jsonl)", spec.output);
     if (code == 2) throw ConfigError(what);

@@ -10,6 +10,8 @@ struct SweepOptions {
   std::string spec;
   std::int64_t workers = 0;  // 0: one per core
   std::string output;        // empty: the spec's `output`
+  std::int64_t max_points = 100000;  // a larger product is refused before it is enumerated
+  double point_timeout = 0;          // seconds a point may run; 0: no limit
 };
 int run_sweep(const SweepOptions& o);
 

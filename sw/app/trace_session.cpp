@@ -57,18 +57,10 @@ void TraceSession::attach(Machine& m) {
   probe_ = std::make_unique<WaveProbe>(m.mesh().core(), options_);
 }
 
+// The files take their names when the program ends (output_files): not after bad input,
+// but after a simulation that failed, whose waveform is what shows why.
 TraceSession::~TraceSession() {
-  if (!probe_) return;
-  std::vector<std::string> files = probe_->companion_files();
-  files.push_back(probe_->path());
-  files.push_back(rtl_trace_path(probe_->path()));
-  const bool simulated = probe_->network().ran(0);
-  probe_->close();
-  // Failed before the simulation started: bad input, and no file to keep.
-  if (std::uncaught_exceptions() > 0 && !simulated) {
-    std::error_code ec;
-    for (const std::string& f : files) std::filesystem::remove(f, ec);
-  }
+  if (probe_) probe_->close();
 }
 
 }  // namespace meshsync

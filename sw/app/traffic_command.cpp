@@ -30,6 +30,8 @@ int run_traffic(const TrafficOptions& o) {
     json j = r;
     j.update(json(p));
     j["router_cycles_per_second"] = x.router_cycles_per_second();
+    j["drain_cut"] = x.drain_cut;
+    j["undelivered"] = x.undelivered;
     print_json(std::move(j), cfg, cosim, wall);
     return 0;
   }
@@ -39,6 +41,13 @@ int run_traffic(const TrafficOptions& o) {
   fmt::print("  latency   avg {:.2f}   p99 {}   max {} cycles ({} packets measured)\n",
              r.latency_avg, r.latency_p99, r.latency_max, r.packets_measured);
   fmt::print("  hops      avg {:.3f}\n", r.hops_avg);
+  if (x.drain_cut)
+    fmt::print("  saturated: the drain was cut at its bound with {} packets still in the network; the latencies are "
+               "of the measured packets that arrived\n",
+               x.undelivered);
+  else if (x.undelivered > 0)
+    fmt::print("  stopped at the drain bound with {} unmeasured packets still in the network (beyond saturation)\n",
+               x.undelivered);
   fmt::print("  simulated {} cycles, {:.3g} router-cycles/s, wall {:.3f} s\n", x.cycles,
              x.router_cycles_per_second(), wall);
   print_cosim(cosim);

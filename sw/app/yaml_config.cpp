@@ -51,6 +51,7 @@ std::string scalar(const std::string& key, const CLI::Option& opt, const YAML::N
   std::string s = v.IsNull() ? std::string() : v.as<std::string>();
   if (s.empty() && opt.get_items_expected_min() > 0)
     throw CLI::ConversionError("config key '" + key + "' has an empty value");
+  if (has_empty_item(opt, s)) throw CLI::ConversionError("config key '" + key + "': '" + s + "' has an empty item");
   return s;
 }
 
@@ -69,12 +70,17 @@ std::vector<std::string> scalars(const std::string& key, const CLI::Option& opt,
 }  // namespace
 
 std::vector<CLI::ConfigItem> YamlConfig::from_config(std::istream& input) const {
-  YAML::Node doc;
+  std::vector<YAML::Node> docs;
   try {
-    doc = YAML::Load(input);
+    docs = YAML::LoadAll(input);
   } catch (const YAML::Exception& e) {
     throw CLI::ConversionError("config file is not valid YAML: " + e.msg);
   }
+  // A second document (after `---`) would be read by nothing: refused rather than ignored.
+  if (docs.size() > 1)
+    throw CLI::ConversionError("config file holds " + std::to_string(docs.size()) +
+                               " YAML documents; one mapping of option: value is read");
+  const YAML::Node doc = docs.empty() ? YAML::Node() : docs.front();
   std::vector<CLI::ConfigItem> items;
   if (doc.IsNull()) return items;
   if (!doc.IsMap()) throw CLI::ConversionError("config file must be a YAML mapping of option: value");

@@ -67,7 +67,9 @@ struct LoadRun : std::enable_shared_from_this<LoadRun> {
   // Node n's next multicast: a Bernoulli process of `rate` per cycle (the discrete
   // Poisson process), so the gap is 1 + a geometric number of cycles.
   void schedule(NodeId n) {
-    m.mesh().at(m.now() + 1 + rng.geometric(p.rate), [self = shared_from_this(), n] { self->generate(n); });
+    const std::uint64_t at = rng.next_event(m.now(), p.rate);
+    if (at == kNever) return;  // beyond any run: this node sends no more
+    m.mesh().at(at, [self = shared_from_this(), n] { self->generate(n); });
   }
 
   void generate(NodeId n) {

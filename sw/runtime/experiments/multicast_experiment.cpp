@@ -21,6 +21,7 @@ MulticastSettings settings_of(MulticastAlgorithm a, const MulticastParams& p) {
 void check_params(const MulticastParams& p) {
   if (!(p.rate >= 0 && p.rate <= 1))
     throw ConfigError(fmt::format("--rate must be from 0 to 1 multicasts/node/cycle, got {}", p.rate));
+  check_rate_expressible(p.rate, "--rate");
   if (p.rate > 0) {
     if (!p.source.empty())
       throw ConfigError("--src names the source of single multicasts; under --rate every node is a source");

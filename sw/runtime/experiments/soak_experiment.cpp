@@ -186,7 +186,7 @@ class Soak {
   // geometric gap.
   void next_multicast(std::uint64_t after) {
     const double chance = std::min(1.0, p_.multicast_rate * mesh_.nodes());
-    const std::uint64_t at = after + 1 + rng_.geometric(chance);
+    const std::uint64_t at = rng_.next_event(after, chance);
     if (at >= p_.cycles) {
       multicasts_pending_ = false;
       changed_.notify(sc_core::SC_ZERO_TIME);
@@ -379,6 +379,7 @@ void SoakParams::validate(const NetworkConfig& cfg) const {
   }
   if (!(multicast_rate >= 0 && multicast_rate <= 1))
     fail("--multicast-rate must be in [0, 1] (0: no multicasts), got " + std::to_string(multicast_rate));
+  check_rate_expressible(multicast_rate, "--multicast-rate");
   if (multicast_rate > 0) {
     cfg.require_path_worms("--multicast-rate");
     if (cfg.router.ni_ports != 4)

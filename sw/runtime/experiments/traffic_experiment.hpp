@@ -15,8 +15,21 @@ struct TrafficExperimentResult {
   std::uint64_t cycles = 0;
   double router_cycles = 0;       // cycles x routers
   double simulation_seconds = 0;  // host time of the simulation
+  // The drain was cut at its bound (run_traffic_experiment) with measured packets still
+  // in the network: the rate is beyond saturation, and the latencies are of the packets
+  // that arrived.
+  bool drain_cut = false;
+  // Packets (measured or not) in the network when the run stopped at the bound; 0 when it
+  // drained before.
+  std::uint64_t undelivered = 0;
   double router_cycles_per_second() const { return router_cycles / simulation_seconds; }
 };
+
+// After the measured window the load goes on being offered until every measured packet
+// has arrived (as BookSim does), and the network drains; but the run stops this many
+// cycles or the window's length after the window, whichever is more: beyond saturation
+// that drain would grow without end.
+inline constexpr std::uint64_t kMinDrainCycles = 10000;
 
 TrafficExperimentResult run_traffic_experiment(const NetworkConfig& cfg, const TrafficParams& p,
                                                const MachineHook& hook = {});

@@ -1,0 +1,31 @@
+// The files a run writes (waveforms, their GTKWave companions, a sweep's tables) take
+// their names only once the run has succeeded and every write to them was checked. Each
+// is written under a temporary name beside its own (NAME.partial-PID) and renamed at the
+// end, so a reader never finds a cut or half-written file under the name, and a refused
+// run leaves nothing behind. A write that fails (a full disk, an I/O error) is recorded
+// by its writer and reported once, naming the file and the reason (docs/reliability.md).
+//
+// The list is the process's: outputs belong to the run, not to any one object that writes
+// them, and a writer deep in the model (a waveform) reports to the program's end.
+#pragma once
+
+#include <string>
+
+namespace meshsync::output_files {
+
+// Reserves `path`: creates its temporary file (so that an unwritable place is refused
+// before anything runs) and returns the temporary's name, which the writer writes.
+// Throws ConfigError naming `path` and the reason.
+std::string begin(const std::string& path);
+
+// The first failure of a write to `path` (a name given to begin()); later ones add nothing.
+void failed(const std::string& path, const std::string& reason);
+
+// Checks every file begun and renames each to its name. Throws ConfigError for the first
+// that failed; then none is renamed and every temporary is removed.
+void commit_all();
+
+// Removes every temporary (a run that failed: its outputs would mislead).
+void abandon_all();
+
+}  // namespace meshsync::output_files
