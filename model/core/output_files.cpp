@@ -1,5 +1,6 @@
 #include "output_files.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -72,6 +73,11 @@ void forget_all() {
 std::string begin(const std::string& path) {
   for (const Output& o : outputs())
     if (o.path == path) refuse(path, "the run writes it twice (two outputs with one name?)");
+  // A device, pipe or directory would be replaced by the rename (and fstapi renames its
+  // own repacked file over the name): refused, whatever is there is left alone.
+  struct stat st {};
+  if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    refuse(path, "it is not a regular file (outputs are written beside it and renamed over it)");
   Output o{path, path + ".partial-" + std::to_string(getpid()), ""};
   std::FILE* f = std::fopen(o.temporary.c_str(), "wb");
   if (f == nullptr) refuse(path, std::strerror(errno));

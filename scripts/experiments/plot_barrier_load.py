@@ -11,6 +11,8 @@ from pathlib import Path
 
 import matplotlib
 
+import plot_output  # noqa: E402  (beside this script)
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -42,7 +44,7 @@ def main():
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
-    fig.savefig(out / "barrier-load.png", dpi=120)
+    plot_output.save(fig, out / "barrier-load.png", dpi=120)
     plt.close(fig)
 
     lines = [f"Without load: BTM {zero[0]} cycles, CS {zero[1]} cycles.", "",

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import matplotlib
 
+import plot_output  # noqa: E402  (beside this script)
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -36,7 +38,7 @@ def finish(fig, axes, path, legend_size=8):
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=legend_size)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    plot_output.save(fig, path, dpi=120)
     plt.close(fig)
 
 

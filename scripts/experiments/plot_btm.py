@@ -12,6 +12,8 @@ from pathlib import Path
 
 import matplotlib
 
+import plot_output  # noqa: E402  (beside this script)
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -41,7 +43,7 @@ def figure(out, name, ylabel, series):
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out / name, dpi=120)
+    plot_output.save(fig, out / name, dpi=120)
     plt.close(fig)
 
 
@@ -67,7 +69,7 @@ def main():
     ax.grid(True, alpha=0.3)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out / "speedup-trm.png", dpi=120)
+    plot_output.save(fig, out / "speedup-trm.png", dpi=120)
     plt.close(fig)
 
     lines = []

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import matplotlib
 
+import plot_output  # noqa: E402  (beside this script)
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
@@ -81,7 +83,7 @@ def main():
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
         fig_.tight_layout()
-        fig_.savefig(out / f"fig{fig}.png", dpi=120)
+        plot_output.save(fig_, out / f"fig{fig}.png", dpi=120)
         plt.close(fig_)
 
         lines += [f"### Fig. {fig}: {mesh}, {k} destinations", "",

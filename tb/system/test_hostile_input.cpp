@@ -77,6 +77,10 @@ TEST_CASE("hostile: results that cannot be written are an error, and no file is 
       expect_no_file_like(dir, "w.");
     }
   }
+  SECTION("a device is not replaced by a waveform") {
+    expect_refused_naming(shell(barrier + " --trace /dev/full >/dev/null"), "not a regular file");
+    CHECK(fs::is_character_file("/dev/full"));
+  }
   SECTION("an unwritable place, before anything runs") {
     const fs::path missing = scratch_dir() / "no-such-dir" / "t.fst";
     expect_refused_naming(shell(barrier + " --trace " + quote(missing.string()) + " >/dev/null"), missing.string());
