@@ -6,9 +6,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "../collective/member_spec.hpp"
 #include "cosim_attach.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
+#include "memory_check.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -89,8 +91,14 @@ int run_barrier(const BarrierOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
   Cosim cosim;
   TraceSession trace(o.net);
+  // Alone, a barrier allocates the routers its members' messages cross; a load, all.
+  const MeshShape& mesh = o.net.config.mesh;
+  const std::uint64_t routers =
+      o.params.load.pattern.empty()
+          ? routers_for_collective(mesh, parse_members(o.params.members, mesh, o.params.seed).size())
+          : static_cast<std::uint64_t>(mesh.nodes());
   const BarrierResult r = run_barrier_experiment(o.net.config, o.params, [&](Machine& m) {
-    cosim = attach_network(m, o.net, o.params.seed, trace);
+    cosim = attach_network(m, o.net, o.params.seed, trace, routers);
     // Barriers under load wait for sync messages to drain, which only model routers report.
     if (cosim.rtl && !o.params.load.pattern.empty())
       throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");

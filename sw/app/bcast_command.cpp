@@ -132,12 +132,14 @@ int run_bcast(const BcastOptions& o) {
   const Cosim* cosim_kept = nullptr;
   // Every rank keeps the message, and it crosses the network as packets the scoreboard
   // also keeps: about four copies a rank, beside the network.
+  const std::uint64_t ranks = parse_members(p.comm, cfg.mesh, p.seed).size();
+  const std::uint64_t routers = routers_for_collective(cfg.mesh, ranks);
   if (o.net.memory_check)
-    check_memory(network_bytes_estimate(cfg) + 4 * static_cast<std::uint64_t>(p.bytes) * parse_members(p.comm, cfg.mesh, p.seed).size(),
-                 fmt::format("a broadcast of {} bytes", p.bytes));
+    check_memory(network_bytes_estimate(cfg, routers) + 4 * static_cast<std::uint64_t>(p.bytes) * ranks,
+                 fmt::format("a broadcast of {} bytes to {} ranks", p.bytes, ranks));
   TraceSession trace(o.net);
   const BroadcastExperimentResult x = run_broadcast_experiment(cfg, p, [&](Machine& m) {
-    cosim_kept = new Cosim(attach_network(m, o.net, p.seed, trace));
+    cosim_kept = new Cosim(attach_network(m, o.net, p.seed, trace, routers));
   });
   return report(o.json, *cosim_kept, seconds_since(wall0), [&](double wall) { print_result_json(o, x, *cosim_kept, wall); },
                 [&] { print_table(o, x); });

@@ -64,9 +64,10 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
 
 }  // namespace
 
-Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace) {
+Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace,
+                     std::uint64_t routers) {
   // Here, before the first cycle: the routers are allocated as traffic reaches them.
-  if (o.memory_check) check_memory(o.config);
+  if (o.memory_check) check_memory(o.config, routers);
   Cosim c = attach_rtl(m, o, seed);
   trace.attach(m);
   return c;

@@ -2,6 +2,8 @@
 // --trace; docs/cosim.md), and how the run reports them.
 #pragma once
 
+#include <limits>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,7 +34,10 @@ struct Cosim {
 // What the network options put on a run's machine (the subcommands' MachineHook): the RTL
 // routers `o` asks for (none: an empty Cosim), then `trace`'s waveform probe, which shows
 // which routers are RTL. ConfigError for a bad request or a build without co-simulation.
-Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace);
+// `routers`: how many routers the run may allocate, for the memory check (memory_check.hpp);
+// all of them by default.
+Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace,
+                     std::uint64_t routers = std::numeric_limits<std::uint64_t>::max());
 // Router-cycles the lockstep compared.
 std::uint64_t cycles_compared(const Cosim& c);
 void to_json(nlohmann::json& j, const Cosim& c);

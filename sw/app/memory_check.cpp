@@ -15,10 +15,13 @@ namespace meshsync {
 
 namespace {
 
-// Per node with every router allocated: 4.6 KB at 1024x1024 with every node a member of
-// a barrier (docs/performance.md, "Wafer-scale meshes"), rounded up for buffers that grow
-// under load.
-constexpr std::uint64_t kBytesPerNode = 6 * 1024;
+// Per allocated router (with its NI and software state): 4.6 KB at 1024x1024 with every
+// node a member of a barrier (docs/performance.md, "Wafer-scale meshes"), rounded up for
+// buffers that grow under load.
+constexpr std::uint64_t kBytesPerRouter = 6 * 1024;
+// Per node whether its router is allocated or not: the per-node tables (207 MB for a
+// 1000-member barrier on 1024x1024, docs/performance.md).
+constexpr std::uint64_t kBytesPerNode = 256;
 // The process before the network: the program, SystemC, the libraries.
 constexpr std::uint64_t kBaseBytes = std::uint64_t{64} << 20;
 
@@ -55,11 +58,16 @@ std::uint64_t available_bytes() {
 
 }  // namespace
 
-std::uint64_t network_bytes_estimate(const NetworkConfig& cfg) {
+std::uint64_t network_bytes_estimate(const NetworkConfig& cfg, std::uint64_t routers) {
   // The event wheel (NetworkCore): a 24-byte slot per cycle of the longest hop, as a power of two.
   std::uint64_t wheel = 64;
   while (wheel < 4ull + cfg.timing.tp + std::max(cfg.timing.trn, cfg.timing.trm)) wheel *= 2;
-  return kBaseBytes + static_cast<std::uint64_t>(cfg.mesh.nodes()) * kBytesPerNode + wheel * 24;
+  const auto nodes = static_cast<std::uint64_t>(cfg.mesh.nodes());
+  return kBaseBytes + nodes * kBytesPerNode + std::min(routers, nodes) * kBytesPerRouter + wheel * 24;
+}
+
+std::uint64_t routers_for_collective(const MeshShape& mesh, std::uint64_t participants) {
+  return participants * static_cast<std::uint64_t>(mesh.width + mesh.height);
 }
 
 void check_memory(std::uint64_t bytes, const std::string& what) {
@@ -70,8 +78,8 @@ void check_memory(std::uint64_t bytes, const std::string& what) {
                                 what, static_cast<double>(bytes) / 1e9, static_cast<double>(available) / 1e9));
 }
 
-void check_memory(const NetworkConfig& cfg) {
-  check_memory(network_bytes_estimate(cfg), fmt::format("a {}x{} mesh", cfg.mesh.width, cfg.mesh.height));
+void check_memory(const NetworkConfig& cfg, std::uint64_t routers) {
+  check_memory(network_bytes_estimate(cfg, routers), fmt::format("a {}x{} mesh", cfg.mesh.width, cfg.mesh.height));
 }
 
 }  // namespace meshsync
