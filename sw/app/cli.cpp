@@ -17,23 +17,66 @@ namespace meshsync {
 
 namespace {
 
+// A whole number written in decimal, also as "1e5", "2.5e3" or "10.0": its plain digits
+// ("-" first if negative, no leading zeros), or "" with `why` set. Exact (digit strings,
+// no floating point), so "9.99999999999999999e18" is as exact as its digits.
+std::string plain_integer(const std::string& text, std::string& why) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::size_t i = 0;
+  std::string sign;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) sign = text[i++] == '-' ? "-" : "";
+  std::string digits;
+  std::size_t fraction = 0;
+  bool dot = false;
+  for (; i < text.size() && (digit(text[i]) || (text[i] == '.' && !dot)); ++i) {
+    if (text[i] == '.') dot = true;
+    else digits += text[i], fraction += dot ? 1 : 0;
+  }
+  long exponent = 0;
+  if (!digits.empty() && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    const bool negative = i < text.size() && text[i] == '-';
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+    const std::size_t start = i;
+    for (; i < text.size() && digit(text[i]) && i - start < 4; ++i) exponent = exponent * 10 + (text[i] - '0');
+    if (i == start) digits.clear();
+    if (negative) exponent = -exponent;
+  }
+  if (digits.empty() || i != text.size()) {
+    why = "is not a decimal number";
+    return "";
+  }
+  const long shift = exponent - static_cast<long>(fraction);
+  if (shift < 0) {
+    const std::size_t cut = std::min(digits.size(), static_cast<std::size_t>(-shift));
+    if (digits.find_first_not_of('0', digits.size() - cut) != std::string::npos) {
+      why = "is not a whole number";
+      return "";
+    }
+    digits.erase(digits.size() - cut);
+  } else {
+    digits.append(static_cast<std::size_t>(std::min(shift, 40L)), '0');  // beyond 40, out of range anyway
+  }
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+  return digits.empty() ? "0" : sign + digits;
+}
+
 // Integers are decimal and checked against their range before CLI11 converts them:
 // CLI11 alone would read "010" as octal 8 and "0x10" as 16, and clamp what lies beyond
-// 64 bits. The text is checked exactly (from_chars, no floating point), then rewritten
-// without leading zeros so that the conversion after it sees plain decimal. The bounds
-// are signed so that "-5" is refused with the range rather than wrapping around in the
-// conversion to an unsigned field.
+// 64 bits. The text is checked exactly (plain_integer, from_chars), then rewritten as
+// plain digits for the conversion after it ("1e5" is 100000). The bounds are signed so
+// that "-5" is refused with the range rather than wrapping around in the conversion to
+// an unsigned field.
 CLI::Validator decimal(std::int64_t min, std::int64_t max) {
   const std::string range = fmt::format("{} to {}", min, max);
   return CLI::Validator(
       [min, max, range](std::string& text) -> std::string {
-        const char* first = text.data();
-        const char* last = first + text.size();
-        const bool digits = !text.empty() && text.find_first_not_of("0123456789", text[0] == '-' ? 1 : 0) ==
-                                                 std::string::npos && text != "-";
+        if (text.empty()) return std::string("an empty value");
+        std::string why;
+        const std::string plain = plain_integer(text, why);
+        if (plain.empty()) return fmt::format("{} {} ({})", text, why, range);
         std::int64_t v = 0;
-        const auto [end, ec] = std::from_chars(first, last, v);
-        if (!digits || end != last) return fmt::format("{} is not a decimal integer ({})", text, range);
+        const auto [end, ec] = std::from_chars(plain.data(), plain.data() + plain.size(), v);
         if (ec == std::errc::result_out_of_range || v < min || v > max)
           return fmt::format("{} is out of range ({})", text, range);
         text = std::to_string(v);
