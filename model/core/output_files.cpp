@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <utility>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -18,6 +19,7 @@ namespace {
 
 struct Output {
   std::string path, temporary, failure;
+  std::function<void()> close;  // finishes the file if its writer has not
 };
 
 std::vector<Output>& outputs() {
@@ -70,7 +72,7 @@ void forget_all() {
 
 }  // namespace
 
-std::string begin(const std::string& path) {
+std::string begin(const std::string& path, std::function<void()> close) {
   for (const Output& o : outputs())
     if (o.path == path) refuse(path, "the run writes it twice (two outputs with one name?)");
   // A device, pipe or directory would be replaced by the rename (and fstapi renames its
@@ -78,7 +80,7 @@ std::string begin(const std::string& path) {
   struct stat st {};
   if (stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
     refuse(path, "it is not a regular file (outputs are written beside it and renamed over it)");
-  Output o{path, path + ".partial-" + std::to_string(getpid()), ""};
+  Output o{path, path + ".partial-" + std::to_string(getpid()), "", std::move(close)};
   std::FILE* f = std::fopen(o.temporary.c_str(), "wb");
   if (f == nullptr) refuse(path, std::strerror(errno));
   std::fclose(f);
@@ -92,7 +94,15 @@ void failed(const std::string& path, const std::string& reason) {
     if (o.path == path && o.failure.empty()) o.failure = reason;
 }
 
+void closed(const std::string& path) {
+  for (Output& o : outputs())
+    if (o.path == path) o.close = nullptr;
+}
+
 void commit_all() {
+  // A writer's close may record a failure; it runs once.
+  for (Output& o : outputs())
+    if (o.close) std::exchange(o.close, nullptr)();
   const auto bad = std::find_if(outputs().begin(), outputs().end(), [](const Output& o) { return !o.failure.empty(); });
   if (bad != outputs().end()) {
     const Output o = *bad;

@@ -9,14 +9,20 @@
 // them, and a writer deep in the model (a waveform) reports to the program's end.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace meshsync::output_files {
 
 // Reserves `path`: creates its temporary file (so that an unwritable place is refused
 // before anything runs) and returns the temporary's name, which the writer writes.
-// Throws ConfigError naming `path` and the reason.
-std::string begin(const std::string& path);
+// Throws ConfigError naming `path` and the reason. `close`, if given, finishes the file
+// at commit_all() when its writer has not (a writer kept until the process exits, as
+// the co-simulated routers are); a writer that closes the file itself calls closed().
+std::string begin(const std::string& path, std::function<void()> close = {});
+
+// The writer of `path` has closed it: commit_all() has nothing left to finish.
+void closed(const std::string& path);
 
 // The first failure of a write to `path` (a name given to begin()); later ones add nothing.
 void failed(const std::string& path, const std::string& reason);

@@ -359,7 +359,14 @@ RtlMesh::RtlMesh(sc_core::sc_module_name name, NetworkCore& net, const CosimOpti
 
 RtlMesh::~RtlMesh() {
   if (!trace_) return;
+  output_files::closed(trace_path_);
+  close_trace();
+}
+
+void RtlMesh::close_trace() {
+  if (!trace_) return;
   trace_->close();
+  trace_.reset();
   // Verilator's FST writer is fstapi too, and checks none of its writes.
   if (!fst_file_complete(trace_temporary_))
     output_files::failed(trace_path_, "the FST file is incomplete after writing (is the file system full?)");
@@ -373,7 +380,9 @@ void RtlMesh::start_of_simulation() {
   for (auto& s : sites_) s->router().trace(trace_.get());
   trace_->set_time_unit("1ps");
   trace_->set_time_resolution("1ps");
-  trace_temporary_ = output_files::begin(trace_path_);
+  // Commands that keep their co-simulation until the process exits never destroy this
+  // mesh: the program's end closes the trace then.
+  trace_temporary_ = output_files::begin(trace_path_, [this] { close_trace(); });
   trace_->open(trace_temporary_.c_str());
   dump(sc_core::sc_time_stamp());
 }

@@ -61,6 +61,7 @@ class RtlMesh : public sc_core::sc_module, public ExternalRouters {
   std::string trace_path_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::string trace_temporary_;  // where trace_ writes until the run ends (output_files)
+  void close_trace();  // closes trace_ and checks it reads back
   std::uint64_t compared_ = 0;
   ParallelLoop pool_;
 };
