@@ -99,25 +99,26 @@ void closed(const std::string& path) {
     if (o.path == path) o.close = nullptr;
 }
 
-void commit_all() {
+std::string commit_all() {
   // A writer's close may record a failure; it runs once.
   for (Output& o : outputs())
     if (o.close) std::exchange(o.close, nullptr)();
   const auto bad = std::find_if(outputs().begin(), outputs().end(), [](const Output& o) { return !o.failure.empty(); });
   if (bad != outputs().end()) {
-    const Output o = *bad;
+    const std::string message = "cannot write '" + bad->path + "': " + bad->failure;
     abandon_all();
-    refuse(o.path, o.failure);
+    return message;
   }
   for (Output& o : outputs()) {
     if (std::rename(o.temporary.c_str(), o.path.c_str()) != 0) {
-      const std::string path = o.path, reason = std::strerror(errno);
+      const std::string message = "cannot write '" + o.path + "': " + std::strerror(errno);
       abandon_all();
-      refuse(path, reason);
+      return message;
     }
     o.temporary.clear();
   }
   forget_all();
+  return "";
 }
 
 void abandon_all() {

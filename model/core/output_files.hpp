@@ -27,9 +27,12 @@ void closed(const std::string& path);
 // The first failure of a write to `path` (a name given to begin()); later ones add nothing.
 void failed(const std::string& path, const std::string& reason);
 
-// Checks every file begun and renames each to its name. Throws ConfigError for the first
-// that failed; then none is renamed and every temporary is removed.
-void commit_all();
+// Checks every file begun and renames each to its name. Returns "" or, for the first
+// that failed, the one line to report ("cannot write 'NAME': REASON"); then the
+// temporaries not yet renamed are removed. (Returned, not thrown: it runs after the
+// simulation, where an exception trips AddressSanitizer's bookkeeping of libsystemc's
+// coroutine stacks.)
+[[nodiscard]] std::string commit_all();
 
 // Removes every temporary (a run that failed: its outputs would mislead).
 void abandon_all();

@@ -51,12 +51,8 @@ int finish_stdout(int code) {
 // A run's files take their names only when it has succeeded, or when its simulation
 // failed (the waveform shows why); after bad input they are removed (output_files).
 int finish_files(int code) {
-  try {
-    output_files::commit_all();
-  } catch (const ConfigError& e) {
-    return fail("error: " + one_line(e.what()), 2);
-  }
-  return code;
+  const std::string failure = output_files::commit_all();
+  return failure.empty() ? code : fail("error: " + one_line(failure), 2);
 }
 
 int abandon_files(int code) {

@@ -88,7 +88,7 @@ VcdTrace traced(const std::string& file, WaveOptions o = {}) {
     WaveProbe probe(net, o);
     workload(net);
   }
-  output_files::commit_all();  // the trace takes its name, as at the program's end
+  REQUIRE(output_files::commit_all().empty());  // the trace takes its name, as at the program's end
   if (wave_format_of(o.path) == WaveFormat::Vcd) return VcdTrace(o.path);
   // fst2vcd comes with GTKWave (scripts/setup installs it).
   const std::string vcd = o.path + ".vcd";
@@ -237,7 +237,7 @@ TEST_CASE("waveform: credits and barrier registers in the trace are the router's
     BarrierAndWorms::program(net);
     last = net.run_until_idle();
   }
-  output_files::commit_all();
+  REQUIRE(output_files::commit_all().empty());
   const VcdTrace t(file.string());
 
   // The same run, every cycle stepped, the routers' state read after each.
