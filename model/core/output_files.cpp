@@ -100,6 +100,7 @@ void closed(const std::string& path) {
 }
 
 std::string commit_all() {
+  if (outputs().empty()) return {};
   // A writer's close may record a failure; it runs once.
   for (Output& o : outputs())
     if (o.close) std::exchange(o.close, nullptr)();
