@@ -1,16 +1,19 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
 #include "../collective/member_spec.hpp"
 #include "enum_names.hpp"
+#include "name_suggestions.hpp"
 #include "yaml_config.hpp"
 
 namespace meshsync {
@@ -181,12 +184,18 @@ void add_parameter(CLI::App* app, NetworkConfig& c, const Parameter& p, std::str
 // `ts_names`: the start-up's option name(s); multicast also calls it --startup, the QG
 // paper's word. --ni is an option of the subcommands that use it (add_parameter); the
 // other parameters with named values (--path-worms) are every subcommand's.
-void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts_names = "--ts") {
+// `unused`: parameters the subcommand's run never reads (traffic injects at the routers,
+// past the NI's start-up, and has no barrier): not offered, so that setting one is
+// refused rather than ignored.
+void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts_names = "--ts",
+                         const std::vector<std::string_view>& unused = {}) {
   NetworkConfig& c = n.config;
   add_mesh(app, c.mesh);
-  for (const Parameter& p : kParameters)
+  for (const Parameter& p : kParameters) {
+    if (std::find(unused.begin(), unused.end(), p.name) != unused.end()) continue;
     if (p.choices == nullptr) add_parameter(app, c, p, p.timing == &Timing::ts ? ts_names : "");
     else if (&p != &parameter("ni")) add_parameter(app, c, p);
+  }
   add_number(app, "--deadlock-cycles", c.deadlock_cycles,
              "report a deadlock after this many cycles without progress",
              decimal(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
@@ -209,13 +218,20 @@ void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts
 }
 
 // Ordinary unicast load beside the command's own work (`what`: "barriers", ...).
+// The load's own options need the load: without it they would change nothing.
 void add_background_load(CLI::App* app, BackgroundLoad& l, const std::string& names, const std::string& what) {
-  app->add_option(names, l.pattern, "unicast load while the " + what + " run: uniform | transpose | hotspot")
-      ->check(CLI::IsMember(pattern_names()));
-  app->add_option("--load-rate", l.rate, "the load's offered rate, flits/node/cycle")->capture_default_str()->transform(kFinite);
+  CLI::Option* load =
+      app->add_option(names, l.pattern, "unicast load while the " + what + " run: uniform | transpose | hotspot")
+          ->check(CLI::IsMember(pattern_names()));
+  app->add_option("--load-rate", l.rate, "the load's offered rate, flits/node/cycle")
+      ->capture_default_str()
+      ->transform(kFinite)
+      ->needs(load);
   add_number(app, "--load-flits", l.flits, "flits per load packet", decimal(1, 1024));
   add_number(app, "--load-warmup", l.warmup, "cycles of load before the first " + what.substr(0, what.size() - 1),
              kNonNegative);
+  app->get_option("--load-flits")->needs(load);
+  app->get_option("--load-warmup")->needs(load);
 }
 
 CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
@@ -253,7 +269,8 @@ CLI::App* add_tree(CLI::App& app, TreeOptions& o) {
 
 CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
   auto* traffic = app.add_subcommand("traffic", "ordinary unicast load, measured like a NoC simulator");
-  add_network_options(traffic, o.net);
+  add_network_options(traffic, o.net, "--ts",
+                      {std::begin(kTrafficUnusedParameters), std::end(kTrafficUnusedParameters)});
   TrafficParams& p = o.params;
   add_names(traffic, "--pattern", p.pattern, pattern_names(), "uniform | transpose | hotspot")
       ->default_str(pattern_name(p.pattern));
@@ -426,7 +443,8 @@ CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
 }
 }  // namespace
 
-CommandLine::CommandLine() : app_("meshsync: cycle-accurate 2D-mesh routers with barrier registers (BTM, CS)") {
+CommandLine::CommandLine()
+    : app_("meshsync: cycle-accurate 2D-mesh routers with barrier registers (BTM, CS)", "meshsync") {
   app_.require_subcommand(1);
   app_.fallthrough();
   // YamlConfig rejects keys that name no option of the subcommand.
@@ -468,6 +486,7 @@ void refuse_empty_list_items(const CLI::App& app, const std::vector<std::string>
 }  // namespace
 
 void CommandLine::parse(const std::vector<std::string>& args) {
+  refuse_unknown_names(app_, args);
   refuse_empty_list_items(app_, args);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   app_.parse(reversed);

@@ -45,8 +45,16 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
     return c;
   }
   rtl::CosimOptions opt;
-  if (!o.rtl.empty()) opt.rtl = parse_members(o.rtl, mesh, seed);
-  if (!o.lockstep.empty()) opt.lockstep = parse_members(o.lockstep, mesh, seed);
+  // Positions as --members reads them, and the option named in the message.
+  const auto positions = [&](const std::string& option, const std::string& text) {
+    try {
+      return parse_members(text, mesh, seed);
+    } catch (const ConfigError& e) {
+      throw ConfigError(option + " takes all, mesh, random:N or x,y;x,y;... (got '" + text + "'): " + e.what());
+    }
+  };
+  if (!o.rtl.empty()) opt.rtl = positions("--rtl", o.rtl);
+  if (!o.lockstep.empty()) opt.lockstep = positions("--lockstep", o.lockstep);
   // The Verilated signals beside the decoded trace (docs/waveforms.md).
   if (!o.trace.empty()) opt.trace = rtl_trace_path(o.trace);
   opt.threads = o.threads;

@@ -18,6 +18,7 @@
 #include "../../model/core/errors.hpp"
 #include "../../model/core/output_files.hpp"
 #include "cli.hpp"
+#include "run_output.hpp"
 
 namespace meshsync {
 
@@ -85,11 +86,14 @@ int run_program(int argc, char* argv[]) {
   // its descriptor and receive the printed results.
   if (fcntl(STDOUT_FILENO, F_GETFD) == -1) return fail("error: cannot write the standard output: it is closed", 2);
   CommandLine cli;
+  cli.app().set_version_flag("--version", version_text(), "print the commit and the libraries' versions and exit");
   try {
     cli.parse(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const CLI::CallForHelp& e) {
     return cli.app().exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return cli.app().exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return cli.app().exit(e);
   } catch (const CLI::ParseError& e) {
     // Every kind of bad input exits 2, whichever layer noticed it.

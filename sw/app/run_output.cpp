@@ -2,6 +2,10 @@
 
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <systemc>
+
 #include "json_io.hpp"
 
 namespace meshsync {
@@ -9,6 +13,14 @@ namespace meshsync {
 using nlohmann::json;
 
 const char* source_commit() { return MESHSYNC_COMMIT; }
+
+std::string version_text() {
+  return fmt::format(
+      "meshsync, commit {}\nSystemC {}, Verilator {}, CLI11 {}, fmt {}.{}.{}, nlohmann_json {}.{}.{}, yaml-cpp",
+      MESHSYNC_COMMIT, SC_VERSION, MESHSYNC_VERILATOR_VERSION, CLI11_VERSION, FMT_VERSION / 10000,
+      FMT_VERSION / 100 % 100, FMT_VERSION % 100, NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,
+      NLOHMANN_JSON_VERSION_PATCH);
+}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

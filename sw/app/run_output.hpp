@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,9 @@ namespace meshsync {
 
 // The source commit the program was configured from (`git rev-parse --short HEAD`).
 const char* source_commit();
+
+// `meshsync --version`: the commit and the versions of what the program was built with.
+std::string version_text();
 
 double seconds_since(std::chrono::steady_clock::time_point t0);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "../../model/core/traffic.hpp"
 #include "network_options.hpp"
@@ -10,6 +11,11 @@ namespace meshsync {
 
 struct TrafficOptions : SimulationOptions<TrafficParams> {
 };
+
+// The parameters a traffic run never reads (kParameters' names): it injects at the
+// routers, past the NI's start-up, and runs no barrier. Not options of `traffic`, and
+// not in its JSON.
+inline constexpr std::string_view kTrafficUnusedParameters[] = {"ts", "trm", "registers", "max-children"};
 int run_traffic(const TrafficOptions& o);
 
 }  // namespace meshsync

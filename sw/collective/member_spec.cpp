@@ -61,11 +61,12 @@ std::vector<NodeId> parse_positions(const std::string& spec, const MeshShape& me
   std::vector<bool> taken(static_cast<std::size_t>(mesh.nodes()), false);
   std::size_t start = 0;
   while (start <= spec.size()) {
-    const std::size_t end = std::min(spec.find(';', start), spec.size());
+    // ';' or '/': the second needs no quotes in a shell.
+    const std::size_t end = std::min(spec.find_first_of(";/", start), spec.size());
     const std::string item = spec.substr(start, end - start);
     start = end + 1;
     if (item.find_first_not_of(" \t") == std::string::npos) {
-      if (end == spec.size() && !out.empty()) break;  // a trailing ';'
+      if (end == spec.size() && !out.empty()) break;  // a trailing separator
       throw ConfigError("malformed " + what + " '" + spec + "': empty entry");
     }
     const std::optional<Coord> pos = scan_pair(item);
@@ -127,7 +128,7 @@ std::vector<NodeId> parse_destinations(const std::string& spec, const MeshShape&
 }
 
 NodeId parse_node(const std::string& spec, const MeshShape& mesh, const std::string& what) {
-  if (spec == "all" || spec.find(';') != std::string::npos)
+  if (spec == "all" || spec.find_first_of(";/") != std::string::npos)
     throw ConfigError(what + " must be one node x,y, got '" + spec + "'");
   return parse_positions(spec, mesh, what).front();
 }

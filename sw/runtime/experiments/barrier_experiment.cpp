@@ -40,6 +40,11 @@ BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierPara
   std::vector<std::vector<NodeId>> member_sets;
   for (std::int64_t i = 0; i < p.repeat; ++i)
     member_sets.push_back(parse_members(p.members, cfg.mesh, p.seed + static_cast<std::uint64_t>(i)));
+  // One member has nobody to wait for. It is also what a shell leaves of an unquoted
+  // list: `--members 0,0;3,4` runs `--members 0,0`, then tries a command `3,4`.
+  if (member_sets.front().size() < 2)
+    throw ConfigError("a barrier needs at least 2 members, got '" + p.members +
+                      "' (quote a list x,y;x,y in the shell, or separate its entries with '/': x,y/x,y)");
 
   ExperimentRun run(cfg, hook);
   if (!p.load.pattern.empty()) run.add_load(background_params(p.load, p.seed));
