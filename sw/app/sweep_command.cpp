@@ -146,6 +146,9 @@ SweepSpec read_spec(const std::string& path, std::uint64_t max_points) {
     } else if (key == "output") {
       s.output = scalar(kv.second, key);
       if (s.output.empty()) bad_spec("'output' is empty");
+      // Relative to the spec's folder, like the default: the same spec run from
+      // elsewhere finds its results.
+      if (fs::path(s.output).is_relative()) s.output = (fs::path(path).parent_path() / s.output).string();
     } else {
       bad_spec("unknown key '" + key + "' (expected command, parameters, seeds, output)");
     }
@@ -224,8 +227,14 @@ std::vector<fs::path> logs(const std::string& prefix) {
   return out;
 }
 
-// Points already finished (an interrupted or repeated sweep), by index.
+// What tells a point from the others: its parameters (JSON objects dump their keys in
+// order) and its seed.
+std::string point_key(const json& parameters, const json& seed) { return parameters.dump() + " seed " + seed.dump(); }
+
+// Points already finished (an interrupted, repeated or extended sweep), by index.
 std::map<std::size_t, json> finished(const std::string& prefix, const std::vector<Point>& points) {
+  std::map<std::string, std::size_t> by_key;
+  for (const Point& p : points) by_key.emplace(point_key(p.parameters, json(p.seed)), p.index);
   std::map<std::size_t, json> done;
   for (const fs::path& file : logs(prefix)) {
     std::ifstream in(file);
@@ -241,11 +250,15 @@ std::map<std::size_t, json> finished(const std::string& prefix, const std::vecto
       if (!row.is_object() || !row.contains("point") || !row["point"].is_number_unsigned())
         throw ConfigError(fmt::format("{} line {} is not a row of a sweep: remove the file or choose another --output",
                                       file.string(), number));
-      const std::size_t i = row["point"].get<std::size_t>();
-      if (i >= points.size() || row["parameters"] != points[i].parameters || row["seed"] != points[i].seed)
-        throw ConfigError(file.string() + " holds results of another sweep (point " + std::to_string(i) +
-                          " differs): remove it or choose another --output");
-      done[i] = row;
+      // By what the point is, not by its number: a spec that gained values or seeds
+      // numbers its points anew and still finds the rows it had.
+      const auto it = by_key.find(point_key(row["parameters"], row["seed"]));
+      if (it == by_key.end())
+        throw ConfigError(fmt::format("{} line {} holds a point this sweep does not have ({}, seed {}): remove it "
+                                      "or choose another --output",
+                                      file.string(), number, row["parameters"].dump(), row["seed"].dump()));
+      row["point"] = it->second;
+      done[it->second] = row;
     }
   }
   return done;

@@ -697,6 +697,20 @@ TEST_CASE("cli: sweep runs the product x seeds, the same rows for any number of 
   REQUIRE(again.exit_code == 0);
   CHECK_THAT(again.err, Catch::Contains("(13 run, 3 from"));
   CHECK(csv_without_host_time(csv1) == rows);
+
+  // Extended by a seed and a value: the points are numbered anew, the 16 rows it had are
+  // found by their parameters and seed, and only the 16 new points run.
+  std::string extended = body;
+  extended.replace(extended.find("seeds: [7, 8]"), 13, "seeds: [7, 8, 9]");
+  extended.replace(extended.find("trm: 20"), 7, "trm: [20, 40]");
+  std::ofstream(one) << extended;
+  const Result more = run({"sweep", one.string()});
+  INFO(more.err);
+  REQUIRE(more.exit_code == 0);
+  CHECK_THAT(more.err, Catch::Contains("48 points (32 run, 16 from an earlier run)"));
+  // A spec that lost points finds rows it does not have: refused, the file kept.
+  std::ofstream(one) << body;
+  CHECK_THAT(expect_one_error_line({"sweep", one.string()}), Catch::Contains("does not have"));
 }
 
 TEST_CASE("cli: bad sweep specs are refused with one line naming the key", "[cli][sweep][errors]") {
