@@ -333,15 +333,34 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-void progress(std::size_t done, std::size_t total, double seconds, std::size_t run_now) {
-  if (!isatty(STDERR_FILENO)) return;
-  constexpr int kWidth = 30;
-  const int filled = static_cast<int>(kWidth * done / std::max<std::size_t>(total, 1));
-  const double eta = run_now ? seconds / static_cast<double>(run_now) * static_cast<double>(total - done) : 0;
-  fmt::print(stderr, "\rsweep [{}{}] {}/{} points, ETA {:.0f} s ", std::string(filled, '#'),
-             std::string(kWidth - filled, '.'), done, total, eta);
-  std::fflush(stderr);
-}
+// The bar on a terminal. The estimate is this run's pace at the last finished point,
+// counted down while the running points go on (it moved only at completions before).
+struct Progress {
+  std::size_t total = 0;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last_done = start, drawn = start;
+  double eta_at_last_done = 0;  // seconds, when the last point finished
+  bool known = false;           // a point of this run has finished
+
+  void finished(std::size_t done, std::size_t run_now) {
+    last_done = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(last_done - start).count();
+    eta_at_last_done = seconds / static_cast<double>(run_now) * static_cast<double>(total - done);
+    known = true;
+    draw(done);
+  }
+  void draw(std::size_t done) {
+    if (!isatty(STDERR_FILENO)) return;
+    drawn = std::chrono::steady_clock::now();
+    constexpr int kWidth = 30;
+    const int filled = static_cast<int>(kWidth * done / std::max<std::size_t>(total, 1));
+    const double since = std::chrono::duration<double>(drawn - last_done).count();
+    const std::string eta = known ? fmt::format("ETA {:.0f} s", std::max(0.0, eta_at_last_done - since))
+                                  : fmt::format("{:.0f} s so far", since);
+    fmt::print(stderr, "\rsweep [{}{}] {}/{} points, {}   ", std::string(filled, '#'), std::string(kWidth - filled, '.'),
+               done, total, eta);
+    std::fflush(stderr);
+  }
+};
 
 // One CSV cell: JSON scalars as JSON text, strings unquoted unless they need quotes.
 std::string cell(const json& v) {
@@ -445,7 +464,8 @@ struct InterruptHandler {
 Outcome run_points(const std::vector<Point>& points, const std::vector<std::size_t>& mine, std::size_t workers,
                    const fs::path& parts, const fs::path& log_path, std::map<std::size_t, json>& rows,
                    bool show_progress, double timeout) {
-  const auto t0 = std::chrono::steady_clock::now();
+  Progress bar;
+  bar.total = points.size();
   // A line cut short by an interruption must not swallow the first row appended now.
   const bool cut_short = fs::exists(log_path) && fs::file_size(log_path) > 0 && [&] {
     std::ifstream in(log_path, std::ios::binary);
@@ -482,19 +502,17 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
     if (running.children.empty()) break;
     int status = 0;
     pid_t pid = 0;
-    if (timeout > 0) {
-      // Polled, to end a point that runs longer than the timeout.
-      pid = waitpid(-1, &status, WNOHANG);
-      if (pid == 0) {
-        const auto now = std::chrono::steady_clock::now();
+    // Polled: to end a point that runs longer than the timeout, and to move the bar.
+    pid = waitpid(-1, &status, WNOHANG);
+    if (pid == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (timeout > 0)
         for (const auto& [child_pid, child] : running.children)
           if (std::chrono::duration<double>(now - child.started).count() > timeout && timed_out.insert(child_pid).second)
             kill(-child_pid, SIGKILL);
-        usleep(10000);
-        continue;
-      }
-    } else {
-      pid = waitpid(-1, &status, 0);
+      if (show_progress && now - bar.drawn >= std::chrono::seconds(1)) bar.draw(rows.size());
+      usleep(20000);
+      continue;
     }
     if (pid < 0) {
       if (errno == EINTR) continue;
@@ -542,10 +560,7 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
     fs::remove(c.out, ec);
     fs::remove(c.err, ec);
     ++run_now;
-    if (show_progress) {
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      progress(rows.size(), points.size(), seconds, run_now);
-    }
+    if (show_progress) bar.finished(rows.size(), run_now);
   }
   if (show_progress && isatty(STDERR_FILENO)) fmt::print(stderr, "\n");
   return outcome;
