@@ -450,6 +450,8 @@ CommandLine::CommandLine()
   // YamlConfig rejects keys that name no option of the subcommand.
   app_.set_config("--config", "", "read options from a YAML file (keys are option names)")->check(kNonEmpty);
   app_.config_formatter(std::make_shared<YamlConfig>(&app_));
+  app_.add_flag("--print-config", print_config_,
+                "print every option of the subcommand as YAML for --config, with its value or default, and exit");
   app_.footer("Every subcommand also takes --config FILE.yaml.");
   barrier_cmd_ = add_barrier(app_, barrier_);
   tree_cmd_ = add_tree(app_, tree_);

@@ -35,6 +35,7 @@ class CommandLine {
 
  private:
   CLI::App app_;
+  bool print_config_ = false;  // --print-config: the subcommand's options as YAML, not a run
   BarrierOptions barrier_;
   TreeOptions tree_;
   TrafficOptions traffic_;

@@ -2,9 +2,18 @@
 // command line (tb/fuzz) links without them.
 #include "cli.hpp"
 
+#include <iostream>
+
+#include "yaml_config.hpp"
+
 namespace meshsync {
 
 int CommandLine::run() {
+  if (print_config_) {
+    const CLI::App* sub = app_.get_subcommands().front();
+    std::cout << YamlConfig(&app_).to_config(sub, true, true, "");
+    return 0;
+  }
   if (barrier_cmd_->parsed()) return run_barrier(barrier_);
   if (tree_cmd_->parsed()) return run_tree(tree_);
   if (traffic_cmd_->parsed()) return run_traffic(traffic_);

@@ -7,21 +7,58 @@
 
 namespace meshsync {
 
-std::string YamlConfig::to_config(const CLI::App* app, bool default_also, bool,
+namespace {
+
+// One value as YAML writes it: plain where it can be, quoted where it must.
+std::string yaml_scalar(const std::string& value) {
+  YAML::Emitter e;
+  e << value;
+  return e.c_str();
+}
+
+// The option's value as the command line would give it: its results (joined at its
+// delimiter for a list option such as --scheme), or its default.
+std::vector<std::string> option_values(const CLI::Option& opt, bool default_also) {
+  std::vector<std::string> values = opt.results();
+  if (values.size() > 1 && opt.get_delimiter() != '\0') {
+    std::string joined;
+    for (const std::string& v : values) joined += (joined.empty() ? "" : std::string(1, opt.get_delimiter())) + v;
+    values = {joined};
+  }
+  if (values.empty() && default_also && !opt.get_default_str().empty()) values = {opt.get_default_str()};
+  return values;
+}
+
+}  // namespace
+
+// With `write_description` (`--print-config`): every option of the subcommand, each
+// after its help line as a comment, the ones without a value commented out, so that the
+// file documents itself and runs as it is.
+std::string YamlConfig::to_config(const CLI::App* app, bool default_also, bool write_description,
                                   std::string) const {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
+  std::string out;
+  if (write_description)
+    out += "# meshsync " + app->get_name() + " --config FILE.yaml: " + app->get_description() + "\n";
   for (const CLI::Option* opt : app->get_options()) {
     if (!opt->get_configurable() || opt->get_lnames().empty()) continue;
-    const auto results = opt->results();
-    if (!results.empty()) {
-      out << YAML::Key << opt->get_lnames().front() << YAML::Value << results.back();
-    } else if (default_also && !opt->get_default_str().empty()) {
-      out << YAML::Key << opt->get_lnames().front() << YAML::Value << opt->get_default_str();
+    const std::string key = opt->get_lnames().front();
+    if (key == "help" || key == "config" || key == "print-config" || key == "version") continue;
+    const std::vector<std::string> values = option_values(*opt, default_also);
+    // An option whose partner has no value would be refused (--load-rate needs --load):
+    // shown with its default, commented out.
+    bool wanting = false;
+    for (const CLI::Option* partner : opt->get_needs()) wanting |= option_values(*partner, default_also).empty();
+    if (write_description) out += "\n# " + opt->get_description() + "\n";
+    if (values.empty() || wanting) {
+      if (write_description) out += "# " + key + ":" + (values.empty() ? "" : " " + yaml_scalar(values.front())) + "\n";
+    } else if (values.size() == 1) {
+      out += key + ": " + yaml_scalar(values.front()) + "\n";
+    } else {
+      out += key + ":\n";
+      for (const std::string& v : values) out += "  - " + yaml_scalar(v) + "\n";
     }
   }
-  out << YAML::EndMap;
-  return std::string(out.c_str()) + "\n";
+  return out;
 }
 
 // The file is read after the command line, so the subcommand is known; before one is
