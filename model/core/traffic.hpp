@@ -41,6 +41,9 @@ struct TrafficParams {
   // arrived. Off: creation ends with the window (a soak, where a fault may lose packets
   // for good and load that never ends would hide the stall from the deadlock watchdog).
   bool offer_until_drained = true;
+  // `meshsync traffic`: stop as soon as the backlog shows saturation (as BookSim2 stops
+  // an unstable run) rather than run the window to its end.
+  bool stop_when_saturated = true;
   void validate(const MeshShape& mesh) const;  // throws ConfigError
 };
 

@@ -280,6 +280,8 @@ CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
   add_number(traffic, "--cycles", p.cycles, "measured cycles", kPositive);
   add_number(traffic, "--warmup", p.warmup, "cycles before measuring", kNonNegative);
   add_seed(traffic, p.seed, "seed of the traffic generator");
+  traffic->add_flag("--saturation-stop,!--no-saturation-stop", p.stop_when_saturated,
+                    "stop when the backlog shows the load is beyond saturation, as BookSim2 does (the default)");
   traffic->add_flag("--json", o.json, "print JSON");
   return traffic;
 }

@@ -37,7 +37,8 @@ void to_json(json& j, const TrafficParams& p) {
            {"warmup", p.warmup},
            {"measured_cycles", p.cycles},
            {"seed", p.seed},
-           {"hotspot_fraction", p.hotspot_fraction}};
+           {"hotspot_fraction", p.hotspot_fraction},
+           {"saturation_stop", p.stop_when_saturated}};
 }
 
 // The last delivery is where the network finished: the `cycles` the run simulated.

@@ -30,6 +30,7 @@ int run_traffic(const TrafficOptions& o) {
     json j = r;
     j.update(json(p));
     j["router_cycles_per_second"] = x.router_cycles_per_second();
+    j["saturated"] = x.saturated;
     j["drain_cut"] = x.drain_cut;
     j["undelivered"] = x.undelivered;
     // The network as print_json writes it, without what traffic never reads.
@@ -49,7 +50,11 @@ int run_traffic(const TrafficOptions& o) {
   fmt::print("  latency   avg {:.2f}   p99 {}   max {} cycles ({} packets measured)\n",
              r.latency_avg, r.latency_p99, r.latency_max, r.packets_measured);
   fmt::print("  hops      avg {:.3f}\n", r.hops_avg);
-  if (x.drain_cut)
+  if (x.saturated)
+    fmt::print("  saturated: the backlog grew in each of the last three sample periods ({} packets waiting at cycle "
+               "{}); stopped there, as BookSim2 stops an unstable run (--no-saturation-stop runs the window)\n",
+               x.undelivered, x.cycles);
+  else if (x.drain_cut)
     fmt::print("  saturated: the drain was cut at its bound with {} packets still in the network; the latencies are "
                "of the measured packets that arrived\n",
                x.undelivered);

@@ -231,14 +231,23 @@ TEST_CASE("hostile: resource limits are checked before a run, and traffic beyond
   // What the machine has, lowered for the test (a container's limit reads the same way).
   const Result r = run({"traffic", "--mesh", "1024x1024", "--cycles", "10"}, "MESHSYNC_MEMORY_LIMIT=100000000");
   expect_refused_naming(r, "--no-memory-check");
-  // Far beyond saturation: the drain is cut at its bound, said in the output, exit 0.
-  // (Accepted 0.32 of 0.9 offered: the last measured packet would wait some 21,000 cycles.)
+  // Far beyond saturation, run to the window's end on purpose: the drain is cut at its
+  // bound, said in the output, exit 0. (Accepted 0.32 of 0.9 offered: the last measured
+  // packet would wait some 21,000 cycles.)
   const json j = run_json({"traffic", "--mesh", "8x8", "--rate", "0.9", "--flits", "4", "--warmup", "0",
-                           "--cycles", "12000", "--json"});
+                           "--cycles", "12000", "--no-saturation-stop", "--json"});
+  CHECK(j["saturated"] == false);
   CHECK(j["drain_cut"] == true);
   CHECK(j["undelivered"].get<std::uint64_t>() > 0);
   CHECK(j["cycles"].get<std::uint64_t>() <= 1 + 12000 + 12000 + 2);
+  // By default such a run stops as soon as the backlog shows saturation, as BookSim2's do.
+  const json stopped = run_json({"traffic", "--mesh", "8x8", "--rate", "0.9", "--flits", "4", "--warmup", "0",
+                                 "--cycles", "12000", "--json"});
+  CHECK(stopped["saturated"] == true);
+  CHECK(stopped["cycles"].get<std::uint64_t>() < 12000);
+  CHECK(stopped["accepted"].get<double>() < 0.5);
   // Below saturation the drain completes as before.
   const json calm = run_json({"traffic", "--mesh", "8x8", "--rate", "0.05", "--cycles", "1000", "--json"});
   CHECK(calm["drain_cut"] == false);
+  CHECK(calm["saturated"] == false);
 }

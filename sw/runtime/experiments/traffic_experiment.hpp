@@ -19,6 +19,10 @@ struct TrafficExperimentResult {
   // in the network: the rate is beyond saturation, and the latencies are of the packets
   // that arrived.
   bool drain_cut = false;
+  // The run stopped in the window: the backlog grew in each of the last three sample
+  // periods (run_traffic_experiment), so the offered load is beyond saturation. The
+  // results are of the window up to there.
+  bool saturated = false;
   // Packets (measured or not) in the network when the run stopped at the bound; 0 when it
   // drained before.
   std::uint64_t undelivered = 0;
@@ -30,6 +34,9 @@ struct TrafficExperimentResult {
 // cycles or the window's length after the window, whichever is more: beyond saturation
 // that drain would grow without end.
 inline constexpr std::uint64_t kMinDrainCycles = 10000;
+// The saturation check samples the backlog every tenth of the window, at least this often
+// apart (a shorter period would see the injection's noise as growth).
+inline constexpr std::uint64_t kSaturationPeriodMin = 500;
 
 TrafficExperimentResult run_traffic_experiment(const NetworkConfig& cfg, const TrafficParams& p,
                                                const MachineHook& hook = {});
