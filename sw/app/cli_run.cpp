@@ -4,11 +4,13 @@
 
 #include <iostream>
 
+#include "run_output.hpp"
 #include "yaml_config.hpp"
 
 namespace meshsync {
 
 int CommandLine::run() {
+  set_json_command(app_.get_subcommands().front()->get_name());
   if (print_config_) {
     const CLI::App* sub = app_.get_subcommands().front();
     std::cout << YamlConfig(&app_).to_config(sub, true, true, "");

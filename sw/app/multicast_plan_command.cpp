@@ -11,6 +11,7 @@
 #include "../collective/member_spec.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
+#include "run_output.hpp"
 
 namespace meshsync {
 
@@ -117,7 +118,7 @@ int run_multicast_plan(const MulticastPlanOptions& o) {
                  {"threshold", o.threshold},
                  {"seed", o.seed},
                  {"algorithms", all}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << with_schema(std::move(j)).dump(2) << "\n";
     return 0;
   }
   fmt::print("multicast from {} to {} destinations on a {}x{} mesh  start-up={} flits={} hop={}  T={}\n",

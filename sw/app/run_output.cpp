@@ -26,7 +26,23 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+namespace {
+std::string& json_command() {
+  static std::string name;
+  return name;
+}
+}  // namespace
+
+void set_json_command(const std::string& subcommand) { json_command() = subcommand; }
+
+json with_schema(json j) {
+  j["command"] = json_command();
+  j["schema_version"] = kJsonSchemaVersion;
+  return j;
+}
+
 void print_json_result(json j, double wall) {
+  j = with_schema(std::move(j));
   j["commit"] = source_commit();
   j["wall_seconds"] = wall;
   std::cout << j.dump(2) << "\n";

@@ -21,6 +21,13 @@ std::string version_text();
 
 double seconds_since(std::chrono::steady_clock::time_point t0);
 
+// Every JSON output names its subcommand and the version of the output's schema
+// (`command`, `schema_version`: docs/cli.md): set once, when the command line is parsed.
+inline constexpr int kJsonSchemaVersion = 1;
+void set_json_command(const std::string& subcommand);
+// `j` with `command` and `schema_version` added.
+nlohmann::json with_schema(nlohmann::json j);
+
 // Every JSON output ends with what produced it, so a result can be reproduced and
 // compared from its file alone: the network it ran on, the source commit and the host
 // time (the seed is the caller's to add).

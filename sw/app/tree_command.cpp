@@ -8,6 +8,7 @@
 #include "../collective/member_spec.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
+#include "run_output.hpp"
 
 namespace meshsync {
 
@@ -47,7 +48,7 @@ int run_tree(const TreeOptions& o) {
            {"root", mesh.coord(t.root())},
            {"height", t.height()},
            {"nodes", nodes}};
-    std::cout << j.dump(2) << "\n";
+    std::cout << with_schema(std::move(j)).dump(2) << "\n";
     return 0;
   }
   if (o.dot) {

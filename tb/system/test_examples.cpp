@@ -29,7 +29,9 @@ TEST_CASE("examples: every config and sweep in docs/examples runs", "[cli][examp
       CHECK(lines(slurp(out.string() + ".jsonl")).size() > 1);
     } else {
       const json j = run_json({name, "--config", f.string(), "--json"});
-      CHECK_FALSE(j.empty());
+      // Every subcommand's JSON says what produced it and in which schema.
+      CHECK(j.at("command") == name);
+      CHECK(j.at("schema_version") == 1);
     }
   }
 }

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Figure and tables of scripts/experiments/traffic from its sweeps.
+
+Reads OUT/{uniform,transpose,hotspot}.csv (one row per rate and seed, `meshsync traffic
+--json` flattened), OUT/times.txt and, when the script measured it, OUT/booksim.csv;
+writes OUT/traffic.png (three panels: mean latency against offered load, saturated points
+as hollow markers on the top edge, BookSim2's saturation rate as a vertical line) and
+OUT/summary.md: per pattern a table over the seeds and the saturation rates.
+
+meshsync's saturation rate of a pattern is the highest rate of the sweep below the first
+one at which any seed stops saturated (docs/traffic.md, "Saturation stop"). BookSim2's is
+the highest rate it reports stable below the first one it reports unstable.
+"""
+import csv
+import sys
+from pathlib import Path
+from statistics import mean
+
+import matplotlib
+
+import plot_output  # noqa: E402  (beside this script)
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+PATTERNS = ("uniform", "transpose", "hotspot")
+
+# BookSim2's saturation rates measured for docs/results.md ("Unicast latency against load
+# (8x8)"), used when OUT/booksim.csv is absent: commit 28f43299f1706a3160ffac721ca461d74eb6e618
+# of github.com/booksim/booksim2, the configuration in scripts/experiments/traffic.
+BOOKSIM_MEASURED = {"uniform": None, "transpose": None, "hotspot": None}
+
+
+def load(path):
+    """{rate: [(latency, offered, accepted, saturated), ...]} over the seeds"""
+    data = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            data.setdefault(float(r["rate"]), []).append(
+                (float(r["latency_avg"]), float(r["offered"]), float(r["accepted"]), r["saturated"] == "true"))
+    return data
+
+
+def saturation(rates, unstable):
+    """The highest rate below the first unstable one (None if the first is unstable)."""
+    last = None
+    for r in rates:
+        if unstable(r):
+            return last
+        last = r
+    return last
+
+
+def load_booksim(path):
+    """{pattern: {rate: (stable, latency, accepted)}}"""
+    data = {p: {} for p in PATTERNS}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            stable = r["stable"] == "true"
+            data[r["pattern"]][float(r["rate"])] = (stable, float(r["latency_avg"]) if stable else None,
+                                                    float(r["accepted"]) if stable else None)
+    return data
+
+
+def main():
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "results/traffic")
+    booksim_csv = out / "booksim.csv"
+    booksim = load_booksim(booksim_csv) if booksim_csv.exists() else None
+    bs_sat = {}
+    for p in PATTERNS:
+        if booksim:
+            rs = sorted(booksim[p])
+            bs_sat[p] = saturation(rs, lambda r, p=p: not booksim[p][r][0])
+        else:
+            bs_sat[p] = BOOKSIM_MEASURED[p]
+    bs_source = "measured now (OUT/booksim.csv)" if booksim else "as measured for docs/results.md"
+
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
+    lines = []
+    sats = {}
+    for ax, p in zip(axes, PATTERNS):
+        path = out / f"{p}.csv"
+        if not path.exists():
+            ax.set_visible(False)
+            continue
+        data = load(path)
+        rates = sorted(data)
+        sat_any = {r: any(s for *_, s in data[r]) for r in rates}
+        sats[p] = saturation(rates, lambda r: sat_any[r])
+        ok = [r for r in rates if not sat_any[r]]
+        ax.plot(ok, [mean(v[0] for v in data[r]) for r in ok], "o-", color="tab:blue", ms=4,
+                label="meshsync (mean of seeds)")
+        bad = [r for r in rates if sat_any[r]]
+        if bad:  # saturated: hollow markers along the top edge
+            ax.plot(bad, [0.96] * len(bad), "o", mfc="none", color="tab:blue", ms=5,
+                    transform=ax.get_xaxis_transform(), clip_on=False, label="meshsync saturated")
+        if ok:
+            ax.set_ylim(0, max(mean(v[0] for v in data[r]) for r in ok) * 1.25)
+        if booksim:
+            brs = sorted(r for r in booksim[p] if booksim[p][r][0])
+            if brs:
+                ax.plot(brs, [booksim[p][r][1] for r in brs], "s--", color="tab:red", ms=3,
+                        label="BookSim2 latency")
+        if bs_sat[p] is not None:
+            ax.axvline(bs_sat[p], color="tab:red", ls=":", label=f"BookSim2 saturation {bs_sat[p]:g}")
+        if sats[p] is not None:
+            ax.axvline(sats[p], color="tab:blue", ls=":", alpha=0.6, label=f"meshsync saturation {sats[p]:g}")
+        ax.set_xlabel("offered load, --rate (flits/node/cycle)")
+        ax.set_ylabel("mean packet latency (cycles)")
+        ax.set_title(f"8x8 {p}, 4-flit packets", fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7, loc="center left")
+
+        lines += [f"### {p}", "",
+                  "| rate | offered | accepted | latency mean (min-max over seeds) | saturated |",
+                  "|---|---|---|---|---|"]
+        for r in rates:
+            v = data[r]
+            lat = [x[0] for x in v]
+            nsat = sum(1 for x in v if x[3])
+            lines.append(f"| {r:g} | {mean(x[1] for x in v):.4f} | {mean(x[2] for x in v):.4f} | "
+                         f"{mean(lat):.1f} ({min(lat):.1f}-{max(lat):.1f}) | "
+                         f"{'yes' if nsat == len(v) else ('no' if nsat == 0 else f'{nsat} of {len(v)} seeds')} |")
+        lines.append("")
+    fig.tight_layout()
+    plot_output.save(fig, out / "traffic.png", dpi=100)
+    plt.close(fig)
+
+    lines += [f"Saturation rates (flits/node/cycle, --rate; BookSim2 {bs_source}):", "",
+              "| pattern | meshsync | BookSim2 |", "|---|---|---|"]
+    for p in PATTERNS:
+        m, b = sats.get(p), bs_sat[p]
+        lines.append(f"| {p} | {'-' if m is None else f'{m:g}'} | {'-' if b is None else f'{b:g}'} |")
+    lines.append("")
+    if booksim:
+        lines += ["BookSim2 (OUT/booksim.csv):", "", "| pattern | rate | stable | latency | accepted |",
+                  "|---|---|---|---|---|"]
+        for p in PATTERNS:
+            for r in sorted(booksim[p]):
+                s, lat, acc = booksim[p][r]
+                lines.append(f"| {p} | {r:g} | {'yes' if s else 'no'} | "
+                             f"{'-' if lat is None else f'{lat:.1f}'} | {'-' if acc is None else f'{acc:.4f}'} |")
+        lines.append("")
+    times = out / "times.txt"
+    if times.exists():
+        lines += ["Wall time (`meshsync sweep --workers 2`):", "",
+                  *[f"- {t}" for t in times.read_text().split("\n") if t], ""]
+    (out / "summary.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
