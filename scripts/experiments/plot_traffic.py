@@ -7,9 +7,12 @@ writes OUT/traffic.png (three panels: mean latency against offered load, saturat
 as hollow markers on the top edge, BookSim2's saturation rate as a vertical line) and
 OUT/summary.md: per pattern a table over the seeds and the saturation rates.
 
-meshsync's saturation rate of a pattern is the highest rate of the sweep below the first
-one at which any seed stops saturated (docs/traffic.md, "Saturation stop"). BookSim2's is
-the highest rate it reports stable below the first one it reports unstable.
+meshsync's saturation rate of a pattern is the highest rate of the sweep below the run of
+rates, up to the sweep's last, at which some seed stops saturated (docs/traffic.md,
+"Saturation stop"); an isolated stop at a low rate (a backlog of a few dozen packets that
+happened to grow three periods in a row) is shown but does not count. BookSim2's is the
+highest rate at which it reports every seed stable, below the first rate where a seed is
+unstable.
 """
 import csv
 import sys
@@ -28,7 +31,7 @@ PATTERNS = ("uniform", "transpose", "hotspot")
 # BookSim2's saturation rates measured for docs/results.md ("Unicast latency against load
 # (8x8)"), used when OUT/booksim.csv is absent: commit 28f43299f1706a3160ffac721ca461d74eb6e618
 # of github.com/booksim/booksim2, the configuration in scripts/experiments/traffic.
-BOOKSIM_MEASURED = {"uniform": None, "transpose": None, "hotspot": None}
+BOOKSIM_MEASURED = {"uniform": 0.27, "transpose": 0.1, "hotspot": 0.055}
 
 
 def load(path):
@@ -51,14 +54,29 @@ def saturation(rates, unstable):
     return last
 
 
+def saturation_tail(rates, unstable):
+    """The highest rate below the unstable run that ends the sweep."""
+    last = None
+    for r in rates:
+        if not unstable(r):
+            last = r
+    return last
+
+
 def load_booksim(path):
-    """{pattern: {rate: (stable, latency, accepted)}}"""
-    data = {p: {} for p in PATTERNS}
+    """{pattern: {rate: (stable seeds, seeds, latency mean, accepted mean over the stable)}}"""
+    rows = {p: {} for p in PATTERNS}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             stable = r["stable"] == "true"
-            data[r["pattern"]][float(r["rate"])] = (stable, float(r["latency_avg"]) if stable else None,
-                                                    float(r["accepted"]) if stable else None)
+            rows[r["pattern"]].setdefault(float(r["rate"]), []).append(
+                (float(r["latency_avg"]), float(r["accepted"])) if stable else None)
+    data = {p: {} for p in PATTERNS}
+    for p in PATTERNS:
+        for rate, v in rows[p].items():
+            ok = [x for x in v if x]
+            data[p][rate] = (len(ok), len(v), mean(x[0] for x in ok) if ok else None,
+                             mean(x[1] for x in ok) if ok else None)
     return data
 
 
@@ -70,7 +88,7 @@ def main():
     for p in PATTERNS:
         if booksim:
             rs = sorted(booksim[p])
-            bs_sat[p] = saturation(rs, lambda r, p=p: not booksim[p][r][0])
+            bs_sat[p] = saturation(rs, lambda r, p=p: booksim[p][r][0] < booksim[p][r][1])
         else:
             bs_sat[p] = BOOKSIM_MEASURED[p]
     bs_source = "measured now (OUT/booksim.csv)" if booksim else "as measured for docs/results.md"
@@ -86,21 +104,24 @@ def main():
         data = load(path)
         rates = sorted(data)
         sat_any = {r: any(s for *_, s in data[r]) for r in rates}
-        sats[p] = saturation(rates, lambda r: sat_any[r])
-        ok = [r for r in rates if not sat_any[r]]
-        ax.plot(ok, [mean(v[0] for v in data[r]) for r in ok], "o-", color="tab:blue", ms=4,
-                label="meshsync (mean of seeds)")
+        sats[p] = saturation_tail(rates, lambda r: sat_any[r])
+        # the curve: mean over the seeds that ran to the end
+        ok = [r for r in rates if not all(x[3] for x in data[r])]
+        curve = [mean(x[0] for x in data[r] if not x[3]) for r in ok]
+        ax.plot(ok, curve, "o-", color="tab:blue", ms=4, label="meshsync (mean of unsaturated seeds)")
         bad = [r for r in rates if sat_any[r]]
         if bad:  # saturated: hollow markers along the top edge
             ax.plot(bad, [0.96] * len(bad), "o", mfc="none", color="tab:blue", ms=5,
-                    transform=ax.get_xaxis_transform(), clip_on=False, label="meshsync saturated")
-        if ok:
-            ax.set_ylim(0, max(mean(v[0] for v in data[r]) for r in ok) * 1.25)
+                    transform=ax.get_xaxis_transform(), clip_on=False, label="a meshsync seed saturated")
+        top = max(curve) if curve else 0
         if booksim:
             brs = sorted(r for r in booksim[p] if booksim[p][r][0])
             if brs:
-                ax.plot(brs, [booksim[p][r][1] for r in brs], "s--", color="tab:red", ms=3,
-                        label="BookSim2 latency")
+                ax.plot(brs, [booksim[p][r][2] for r in brs], "s--", color="tab:red", ms=3,
+                        label="BookSim2 (mean of stable seeds)")
+                top = max(top, max(booksim[p][r][2] for r in brs))
+        if top:
+            ax.set_ylim(0, top * 1.15)
         if bs_sat[p] is not None:
             ax.axvline(bs_sat[p], color="tab:red", ls=":", label=f"BookSim2 saturation {bs_sat[p]:g}")
         if sats[p] is not None:
@@ -133,12 +154,12 @@ def main():
         lines.append(f"| {p} | {'-' if m is None else f'{m:g}'} | {'-' if b is None else f'{b:g}'} |")
     lines.append("")
     if booksim:
-        lines += ["BookSim2 (OUT/booksim.csv):", "", "| pattern | rate | stable | latency | accepted |",
-                  "|---|---|---|---|---|"]
+        lines += ["BookSim2 (OUT/booksim.csv; latency and accepted: mean over the stable seeds):", "",
+                  "| pattern | rate | stable seeds | latency | accepted |", "|---|---|---|---|---|"]
         for p in PATTERNS:
             for r in sorted(booksim[p]):
-                s, lat, acc = booksim[p][r]
-                lines.append(f"| {p} | {r:g} | {'yes' if s else 'no'} | "
+                n, k, lat, acc = booksim[p][r]
+                lines.append(f"| {p} | {r:g} | {n} of {k} | "
                              f"{'-' if lat is None else f'{lat:.1f}'} | {'-' if acc is None else f'{acc:.4f}'} |")
         lines.append("")
     times = out / "times.txt"
