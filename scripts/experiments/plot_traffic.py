@@ -28,12 +28,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 PATTERNS = ("uniform", "transpose", "hotspot")
 
-# BookSim2's saturation rates measured for docs/results.md ("Unicast latency against load
-# (8x8)"), used when OUT/booksim.csv is absent: commit 28f43299f1706a3160ffac721ca461d74eb6e618
-# of github.com/booksim/booksim2, the configuration in scripts/experiments/traffic.
-BOOKSIM_MEASURED = {"uniform": 0.27, "transpose": 0.1, "hotspot": 0.055}
-
-
 def load(path):
     """{rate: [(latency, offered, accepted, saturated), ...]} over the seeds"""
     data = {}
@@ -84,16 +78,15 @@ def main():
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "results/traffic")
     booksim_csv = out / "booksim.csv"
     booksim = load_booksim(booksim_csv) if booksim_csv.exists() else None
+    # BookSim2's points only where this run measured them (BOOKSIM=... for the script):
+    # docs/results.md keeps the ones measured for it.
     bs_sat = {}
     for p in PATTERNS:
-        if booksim:
-            rs = sorted(booksim[p])
-            bs_sat[p] = saturation(rs, lambda r, p=p: booksim[p][r][0] < booksim[p][r][1])
-        else:
-            bs_sat[p] = BOOKSIM_MEASURED[p]
-    bs_source = "measured now (OUT/booksim.csv)" if booksim else "as measured for docs/results.md"
+        rs = sorted(booksim[p]) if booksim else []
+        bs_sat[p] = saturation(rs, lambda r, p=p: booksim[p][r][0] < booksim[p][r][1]) if rs else None
+    bs_source = "measured now (OUT/booksim.csv)" if booksim else "not measured (run with BOOKSIM=...)"
 
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.2))
     lines = []
     sats = {}
     for ax, p in zip(axes, PATTERNS):
@@ -123,14 +116,15 @@ def main():
         if top:
             ax.set_ylim(0, top * 1.15)
         if bs_sat[p] is not None:
-            ax.axvline(bs_sat[p], color="tab:red", ls=":", label=f"BookSim2 saturation {bs_sat[p]:g}")
+            ax.axvline(bs_sat[p], color="tab:red", ls=":", label="BookSim2 saturation rate")
         if sats[p] is not None:
-            ax.axvline(sats[p], color="tab:blue", ls=":", alpha=0.6, label=f"meshsync saturation {sats[p]:g}")
+            ax.axvline(sats[p], color="tab:blue", ls=":", alpha=0.6, label="meshsync saturation rate")
+        fmt = lambda v: "-" if v is None else f"{v:g}"  # noqa: E731
         ax.set_xlabel("offered load, --rate (flits/node/cycle)")
         ax.set_ylabel("mean packet latency (cycles)")
-        ax.set_title(f"8x8 {p}, 4-flit packets", fontsize=9)
+        ax.set_title(f"8x8 {p}, 4-flit packets; saturation:\nmeshsync {fmt(sats[p])}, BookSim2 {fmt(bs_sat[p])}",
+                     fontsize=9)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7, loc="center left")
 
         lines += [f"### {p}", "",
                   "| rate | offered | accepted | latency mean (min-max over seeds) | saturated |",
@@ -143,7 +137,9 @@ def main():
                          f"{mean(lat):.1f} ({min(lat):.1f}-{max(lat):.1f}) | "
                          f"{'yes' if nsat == len(v) else ('no' if nsat == 0 else f'{nsat} of {len(v)} seeds')} |")
         lines.append("")
-    fig.tight_layout()
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     plot_output.save(fig, out / "traffic.png", dpi=100)
     plt.close(fig)
 

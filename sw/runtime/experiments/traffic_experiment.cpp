@@ -17,8 +17,11 @@ TrafficExperimentResult run_traffic_experiment(const NetworkConfig& cfg, const T
   Machine& m = run.machine();
   // Saturation, found as BookSim2 finds an unstable run: the backlog (packets created
   // and not yet delivered) is sampled every `period` cycles of the window; when it grew
-  // in each of the last three periods by half or more in all, the offered load is beyond
-  // what the network accepts, and the run stops there.
+  // in each of the last three periods, by half or more in all and by at least a packet
+  // per node, the offered load is beyond what the network accepts, and the run stops
+  // there. (Without the last condition a dozen packets in flight at a very low load
+  // could grow three times in a row by chance: 11 packets at 0.01 flits/node/cycle.)
+  const auto nodes = static_cast<std::uint64_t>(cfg.mesh.nodes());
   const std::uint64_t period = std::max<std::uint64_t>(kSaturationPeriodMin, p.cycles / 10);
   const std::uint64_t window_begin = 1 + p.warmup, window_end = window_begin + p.cycles;
   std::vector<std::uint64_t> backlog;
@@ -27,7 +30,8 @@ TrafficExperimentResult run_traffic_experiment(const NetworkConfig& cfg, const T
       backlog.push_back(gen.scoreboard().in_flight());
       const std::size_t k = backlog.size();
       if (k >= 4 && backlog[k - 1] > backlog[k - 2] && backlog[k - 2] > backlog[k - 3] &&
-          backlog[k - 3] > backlog[k - 4] && 2 * backlog[k - 1] >= 3 * backlog[k - 4]) {
+          backlog[k - 3] > backlog[k - 4] && 2 * backlog[k - 1] >= 3 * backlog[k - 4] &&
+          backlog[k - 1] >= backlog[k - 4] + nodes) {
         out.saturated = true;
         out.undelivered = backlog.back();
         gen.end_window(m.now());
