@@ -20,6 +20,7 @@
 #include <iostream>
 #include <charconv>
 #include <limits>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -35,6 +36,7 @@
 #include "ranks.hpp"
 #include "run_output.hpp"
 #include "sweep_command.hpp"
+#include "yaml_config.hpp"
 
 extern char** environ;
 
@@ -104,15 +106,16 @@ std::uint64_t seed_value(const std::string& text) {
 }
 
 SweepSpec read_spec(const std::string& path, std::uint64_t max_points) {
-  std::vector<YAML::Node> docs;
+  std::ifstream file(path, std::ios::binary);
+  const std::string text(std::istreambuf_iterator<char>(file), {});
+  YAML::Node doc;
   try {
-    docs = YAML::LoadAllFromFile(path);
+    doc = YAML::Load(text);  // not LoadAll: see yaml_documents
   } catch (const YAML::Exception& e) {
     bad_spec(path + " is not valid YAML: " + e.msg);
   }
-  if (docs.size() != 1 || !docs.front().IsMap())
+  if (yaml_documents(text) > 1 || !doc.IsMap())
     bad_spec(path + " must be one YAML mapping with command, parameters, seeds, output");
-  const YAML::Node& doc = docs.front();
   SweepSpec s;
   s.output = (fs::path(path).parent_path() / fs::path(path).stem()).string();
   std::set<std::string> keys;

@@ -1,7 +1,9 @@
 #include "yaml_config.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <string_view>
 
 #include <yaml-cpp/yaml.h>
 
@@ -106,18 +108,41 @@ std::vector<std::string> scalars(const std::string& key, const CLI::Option& opt,
 
 }  // namespace
 
+std::size_t yaml_documents(const std::string& text) {
+  std::size_t documents = 0;
+  bool content = false;  // the current document has content (or was opened by a marker)
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view line(text.data() + start, end - start);
+    start = end + 1;
+    const bool marker = line.substr(0, 3) == "---" && (line.size() == 3 || line[3] == ' ' || line[3] == '\t' ||
+                                                       line[3] == '\r');
+    if (marker) {
+      if (content || documents == 0) ++documents;
+      content = true;
+      continue;
+    }
+    const std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos || line[first] == '#' || line[0] == '%') continue;
+    if (documents == 0) documents = 1;
+    content = true;
+  }
+  return documents;
+}
+
 std::vector<CLI::ConfigItem> YamlConfig::from_config(std::istream& input) const {
-  std::vector<YAML::Node> docs;
+  const std::string text(std::istreambuf_iterator<char>(input), {});
+  // A second document (after `---`) would be read by nothing: refused rather than ignored.
+  if (const std::size_t n = yaml_documents(text); n > 1)
+    throw CLI::ConversionError("config file holds " + std::to_string(n) +
+                               " YAML documents; one mapping of option: value is read");
+  YAML::Node doc;
   try {
-    docs = YAML::LoadAll(input);
+    doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw CLI::ConversionError("config file is not valid YAML: " + e.msg);
   }
-  // A second document (after `---`) would be read by nothing: refused rather than ignored.
-  if (docs.size() > 1)
-    throw CLI::ConversionError("config file holds " + std::to_string(docs.size()) +
-                               " YAML documents; one mapping of option: value is read");
-  const YAML::Node doc = docs.empty() ? YAML::Node() : docs.front();
   std::vector<CLI::ConfigItem> items;
   if (doc.IsNull()) return items;
   if (!doc.IsMap()) throw CLI::ConversionError("config file must be a YAML mapping of option: value");

@@ -15,6 +15,12 @@ inline bool has_empty_item(const CLI::Option& opt, const std::string& text) {
   return text.front() == d || text.back() == d || text.find(std::string(2, d)) != std::string::npos;
 }
 
+// How many YAML documents `text` holds, counted by its document markers: a `---` line
+// after content (or a second one) starts another. Counted on the text because
+// yaml-cpp 0.7's LoadAll loops without end, allocating, on some malformed input (found
+// by tb/fuzz), where Load reports an error.
+std::size_t yaml_documents(const std::string& text);
+
 class YamlConfig : public CLI::Config {
  public:
   explicit YamlConfig(const CLI::App* root) : root_(root) {}
