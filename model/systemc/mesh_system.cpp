@@ -47,6 +47,10 @@ void MeshSystem::at(std::uint64_t cycle, std::function<void()> fn) {
   else timed_due_.notify(until(cycle));
 }
 
+void MeshSystem::start_of_simulation() {
+  if (!timed_.empty()) timed_due_.notify(until(timed_.front().cycle));
+}
+
 void MeshSystem::software_method() {
   const std::uint64_t now = now_cycle();
   // Callbacks may add more for this cycle; they run in this pass too.

@@ -38,6 +38,7 @@ class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink
   static sc_core::sc_time until(std::uint64_t cycle);
   // Software without a thread of its own: `fn` runs at the start of `cycle` (>= now;
   // now: at once, in a later delta cycle), in the order of cycle, then of the calls.
+  // Callable before the simulation starts too.
   void at(std::uint64_t cycle, std::function<void()> fn) override;
   // `fn` acts on the network in the current cycle: it runs once the routers have run
   // this cycle (at once if they have, or have nothing to do in it), so that its action
@@ -85,6 +86,9 @@ class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink
  private:
   void clock_thread();
   void software_method();
+  // Callbacks set with at() before the simulation started: SystemC drops notifications
+  // made during elaboration, so the first one is notified here.
+  void start_of_simulation() override;
   void register_write(NodeId node, std::function<void(std::uint64_t)> write,
                       std::function<void(bool)> done);
   void run_at_cycle_end();
