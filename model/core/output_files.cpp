@@ -94,6 +94,11 @@ void failed(const std::string& path, const std::string& reason) {
     if (o.path == path && o.failure.empty()) o.failure = reason;
 }
 
+void close_checked(std::ofstream& out, const std::string& path) {
+  out.close();
+  if (!out) failed(path, errno != 0 ? std::strerror(errno) : "a write failed");
+}
+
 void closed(const std::string& path) {
   for (Output& o : outputs())
     if (o.path == path) o.close = nullptr;

@@ -9,6 +9,7 @@
 // them, and a writer deep in the model (a waveform) reports to the program's end.
 #pragma once
 
+#include <fstream>
 #include <functional>
 #include <string>
 
@@ -20,6 +21,9 @@ namespace meshsync::output_files {
 // at commit_all() when its writer has not (a writer kept until the process exits, as
 // the co-simulated routers are); a writer that closes the file itself calls closed().
 std::string begin(const std::string& path, std::function<void()> close = {});
+
+// Closes a stream writing `path`'s temporary and records a failed write or close.
+void close_checked(std::ofstream& out, const std::string& path);
 
 // The writer of `path` has closed it: commit_all() has nothing left to finish.
 void closed(const std::string& path);

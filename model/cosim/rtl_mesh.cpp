@@ -367,9 +367,7 @@ void RtlMesh::close_trace() {
   if (!trace_) return;
   trace_->close();
   trace_.reset();
-  // Verilator's FST writer is fstapi too, and checks none of its writes.
-  if (!fst_file_complete(trace_temporary_))
-    output_files::failed(trace_path_, "the FST file is incomplete after writing (is the file system full?)");
+  check_fst_written(trace_path_, trace_temporary_);  // Verilator's FST writer is fstapi too
 }
 
 ExternalRouter* RtlMesh::at(NodeId n) { return by_node_[n]; }

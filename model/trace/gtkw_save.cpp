@@ -26,10 +26,6 @@ std::ofstream open(const std::string& path) {
   return out;
 }
 
-void finish(std::ofstream& out, const std::string& path) {
-  out.close();
-  if (!out) output_files::failed(path, errno != 0 ? std::strerror(errno) : "a write failed");
-}
 
 void flags(std::ofstream& out, std::uint32_t f) { out << '@' << std::hex << f << std::dec << '\n'; }
 
@@ -61,7 +57,7 @@ void write_filter_file(const std::string& path, const std::vector<std::string>& 
   std::ofstream out = open(path);
   for (std::size_t v = 0; v < names.size(); ++v)
     if (!names[v].empty()) out << v << ' ' << names[v] << '\n';
-  finish(out, path);
+  output_files::close_checked(out, path);
 }
 
 void write_save_file(const std::string& path, const std::string& dump, const std::vector<std::string>& filters,
@@ -75,7 +71,7 @@ void write_save_file(const std::string& path, const std::string& dump, const std
   out << "[sst_width] 220\n[signals_width] 320\n[sst_expanded] 1\n[sst_vpaned_height] 240\n";
   rows(out, top, filters);
   for (const SaveGroup& g : groups) group(out, g, filters);
-  finish(out, path);
+  output_files::close_checked(out, path);
 }
 
 }  // namespace meshsync

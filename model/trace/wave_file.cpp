@@ -66,10 +66,7 @@ class FstFile final : public WaveFile {
     if (!ctx_) return;
     fstWriterClose(ctx_);
     ctx_ = nullptr;
-    // fstapi checks none of its writes: a file cut short by a full disk is found by
-    // reading it back.
-    if (!fst_file_complete(temporary_))
-      output_files::failed(path_, "the FST file is incomplete after writing (is the file system full?)");
+    check_fst_written(path_, temporary_);
   }
 
  private:
@@ -185,11 +182,13 @@ std::unique_ptr<WaveFile> open_wave_file(const std::string& path, WaveFormat for
   return std::make_unique<FstFile>(path, temporary);
 }
 
-bool fst_file_complete(const std::string& path) {
-  void* reader = fstReaderOpen(path.c_str());
-  if (reader == nullptr) return false;
-  fstReaderClose(reader);
-  return true;
+void check_fst_written(const std::string& path, const std::string& temporary) {
+  void* reader = fstReaderOpen(temporary.c_str());
+  if (reader != nullptr) {
+    fstReaderClose(reader);
+    return;
+  }
+  output_files::failed(path, "the FST file is incomplete after writing (is the file system full?)");
 }
 
 }  // namespace meshsync

@@ -43,9 +43,11 @@ inline constexpr int kWaveTimescaleExponent = -10;
 // be written. A write that fails later is reported when the run ends.
 std::unique_ptr<WaveFile> open_wave_file(const std::string& path, WaveFormat format);
 
-// Whether an FST file reads back (fstapi's reader opens it): a writer cut short by a
-// full disk leaves one that does not.
-bool fst_file_complete(const std::string& path);
+// After an FST writer closed `temporary` (the file that takes the name `path`,
+// core/output_files.hpp): fstapi checks none of its writes, so the file is read back
+// (fstapi's reader opens it), and one cut short by a full disk is reported as a failed
+// write of `path`.
+void check_fst_written(const std::string& path, const std::string& temporary);
 
 // The format a file name asks for: ".vcd" gives VCD, anything else FST.
 WaveFormat wave_format_of(const std::string& path);

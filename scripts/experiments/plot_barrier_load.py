@@ -55,8 +55,7 @@ def main():
             lines.append(f"| {p} | {float(r['load-rate']):g} | {float(r['load.accepted']):.3f} | "
                          f"{float(r['load.latency_avg']):.1f} | {float(r['schemes.0.latency_cycles']):.1f} | "
                          f"{float(r['schemes.1.latency_cycles']):.1f} | {float(r['speedup']):.2f} |")
-    (out / "summary.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    plot_output.write_summary(out, lines)
 
 
 if __name__ == "__main__":

@@ -263,8 +263,7 @@ def main():
     lines = []
     for part in (size, ranks, loss, slow, swapping, churn):
         part(out, lines)
-    (out / "summary.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    plot_output.write_summary(out, lines)
 
 
 if __name__ == "__main__":

@@ -88,8 +88,7 @@ def main():
     for r in trm:
         lines.append(f"| {r['trm']} | {float(r['schemes.0.latency_cycles']):.0f} | "
                      f"{float(r['schemes.1.latency_cycles']):.0f} | {float(r['speedup']):.2f} |")
-    (out / "summary.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    plot_output.write_summary(out, lines)
 
 
 if __name__ == "__main__":

@@ -106,12 +106,7 @@ def main():
         cross = crossings(data, rates)
         lines.append("Crossings: " + ("; ".join(cross) if cross else "none") + ".")
         lines.append("")
-    times = out / "times.txt"
-    if times.exists():
-        lines += ["Wall time per figure (40 points, `meshsync sweep --workers 2`):", "",
-                  *[f"- {t}" for t in times.read_text().split("\n") if t], ""]
-    (out / "summary.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    plot_output.write_summary(out, lines, "Wall time per figure (40 points, `meshsync sweep --workers 2`):")
 
 
 if __name__ == "__main__":

@@ -158,12 +158,7 @@ def main():
                 lines.append(f"| {p} | {r:g} | {n} of {k} | "
                              f"{'-' if lat is None else f'{lat:.1f}'} | {'-' if acc is None else f'{acc:.4f}'} |")
         lines.append("")
-    times = out / "times.txt"
-    if times.exists():
-        lines += ["Wall time (`meshsync sweep --workers 2`):", "",
-                  *[f"- {t}" for t in times.read_text().split("\n") if t], ""]
-    (out / "summary.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    plot_output.write_summary(out, lines, "Wall time (`meshsync sweep --workers 2`):")
 
 
 if __name__ == "__main__":

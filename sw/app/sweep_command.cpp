@@ -18,7 +18,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <charconv>
 #include <limits>
 #include <iterator>
 #include <map>
@@ -36,6 +35,7 @@
 #include "ranks.hpp"
 #include "run_output.hpp"
 #include "sweep_command.hpp"
+#include "whole_number.hpp"
 #include "yaml_config.hpp"
 
 extern char** environ;
@@ -97,12 +97,10 @@ std::vector<std::string> scalars(const YAML::Node& v, const std::string& key) {
 }
 
 std::uint64_t seed_value(const std::string& text) {
-  std::uint64_t v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() ||
-      v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-    bad_spec("'seeds' must be a count or a list of decimal integers from 0 to 2^63-1, got '" + text + "'");
-  return v;
+  std::int64_t v = 0;
+  if (const std::string why = read_whole_number(text, 0, std::numeric_limits<std::int64_t>::max(), v); !why.empty())
+    bad_spec("'seeds' must be a count or a list of seeds (--seed's numbers), got '" + text + "', which " + why);
+  return static_cast<std::uint64_t>(v);
 }
 
 SweepSpec read_spec(const std::string& path, std::uint64_t max_points) {
@@ -344,7 +342,7 @@ struct Progress {
   double eta_at_last_done = 0;  // seconds, when the last point finished
   bool known = false;           // a point of this run has finished
 
-  void finished(std::size_t done, std::size_t run_now) {
+  void point_done(std::size_t done, std::size_t run_now) {
     last_done = std::chrono::steady_clock::now();
     const double seconds = std::chrono::duration<double>(last_done - start).count();
     eta_at_last_done = seconds / static_cast<double>(run_now) * static_cast<double>(total - done);
@@ -393,14 +391,10 @@ void write_outputs(const SweepSpec& spec, const std::map<std::size_t, json>& row
   const std::string& prefix = spec.output;
   // Both files take their names when the program ends, after every write was checked
   // (output_files): until then the log of finished rows stays as it is, to resume from.
-  const auto finish = [](std::ofstream& out, const std::string& path) {
-    out.close();
-    if (!out) output_files::failed(path, errno != 0 ? std::strerror(errno) : "a write failed");
-  };
   {
     std::ofstream out(output_files::begin(prefix + ".jsonl"));
     for (const auto& [i, row] : rows) out << row.dump() << "\n";
-    finish(out, prefix + ".jsonl");
+    output_files::close_checked(out, prefix + ".jsonl");
   }
   std::vector<std::string> columns;
   std::vector<std::map<std::string, json>> table;
@@ -431,7 +425,7 @@ void write_outputs(const SweepSpec& spec, const std::map<std::size_t, json>& row
     }
     csv << "\n";
   }
-  finish(csv, prefix + ".csv");
+  output_files::close_checked(csv, prefix + ".csv");
 }
 
 }  // namespace
@@ -563,7 +557,7 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
     fs::remove(c.out, ec);
     fs::remove(c.err, ec);
     ++run_now;
-    if (show_progress) bar.finished(rows.size(), run_now);
+    if (show_progress) bar.point_done(rows.size(), run_now);
   }
   if (show_progress && isatty(STDERR_FILENO)) fmt::print(stderr, "\n");
   return outcome;
