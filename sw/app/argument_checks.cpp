@@ -1,4 +1,4 @@
-#include "name_suggestions.hpp"
+#include "argument_checks.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -47,24 +47,30 @@ std::string nearest_name(const std::string& typed, const std::vector<std::string
   return best;
 }
 
-void refuse_unknown_names(const CLI::App& app, const std::vector<std::string>& args) {
+void check_arguments(const CLI::App& app, const std::vector<std::string>& args) {
   const std::vector<std::string> root_options = long_options(app);
   const CLI::App* sub = nullptr;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& token = args[i];
     if (token == "--") return;  // what follows is not options
     if (token.rfind("--", 0) == 0) {
-      const std::string name = token.substr(0, token.find('='));
-      std::vector<std::string> known = root_options;
-      if (sub != nullptr) {
-        const std::vector<std::string> own = long_options(*sub);
-        known.insert(known.end(), own.begin(), own.end());
-      }
-      if (std::find(known.begin(), known.end(), name) == known.end())
+      const auto eq = token.find('=');
+      const std::string name = token.substr(0, eq);
+      const CLI::Option* opt = sub != nullptr ? sub->get_option_no_throw(name) : nullptr;
+      if (opt == nullptr) opt = app.get_option_no_throw(name);
+      if (opt == nullptr) {
+        std::vector<std::string> known = root_options;
+        if (sub != nullptr) {
+          const std::vector<std::string> own = long_options(*sub);
+          known.insert(known.end(), own.begin(), own.end());
+        }
         throw CLI::ValidationError("unknown option " + name + (sub ? " of " + sub->get_name() : std::string()) +
                                    suggestion(nearest_name(name, known)));
+      }
+      const std::string value = eq != std::string::npos ? token.substr(eq + 1) : i + 1 < args.size() ? args[i + 1] : "";
+      if (has_empty_item(*opt, value)) throw CLI::ValidationError(name, "'" + value + "' has an empty item");
       // A root option's value ("--config FILE") is not the subcommand.
-      if (sub == nullptr && token.find('=') == std::string::npos && name == "--config") ++i;
+      if (sub == nullptr && eq == std::string::npos && name == "--config") ++i;
       continue;
     }
     if (sub != nullptr || token.empty() || token[0] == '-') continue;

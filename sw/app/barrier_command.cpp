@@ -10,7 +10,6 @@
 #include "cosim_attach.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
-#include "memory_check.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -95,10 +94,10 @@ int run_barrier(const BarrierOptions& o) {
   const MeshShape& mesh = o.net.config.mesh;
   const std::uint64_t routers =
       o.params.load.pattern.empty()
-          ? routers_for_collective(mesh, parse_members(o.params.members, mesh, o.params.seed).size())
+          ? routers_for_collective(mesh, member_count(o.params.members, mesh))
           : static_cast<std::uint64_t>(mesh.nodes());
   const BarrierResult r = run_barrier_experiment(o.net.config, o.params, [&](Machine& m) {
-    cosim = attach_network(m, o.net, o.params.seed, trace, routers);
+    cosim = attach_network(m, o.net, o.params.seed, trace, {routers});
     // Barriers under load wait for sync messages to drain, which only model routers report.
     if (cosim.rtl && !o.params.load.pattern.empty())
       throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");

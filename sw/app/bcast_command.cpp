@@ -10,7 +10,6 @@
 #include "../collective/member_spec.hpp"
 #include "cosim_attach.hpp"
 #include "json_io.hpp"
-#include "memory_check.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -131,15 +130,12 @@ int run_bcast(const BcastOptions& o) {
   // like the machine until the process exits.
   const Cosim* cosim_kept = nullptr;
   // Every rank keeps the message, and it crosses the network as packets the scoreboard
-  // also keeps: about four copies a rank, beside the network.
-  const std::uint64_t ranks = parse_members(p.comm, cfg.mesh, p.seed).size();
-  const std::uint64_t routers = routers_for_collective(cfg.mesh, ranks);
-  if (o.net.memory_check)
-    check_memory(network_bytes_estimate(cfg, routers) + 4 * static_cast<std::uint64_t>(p.bytes) * ranks,
-                 fmt::format("a broadcast of {} bytes to {} ranks", p.bytes, ranks));
+  // also keeps: about four copies a rank, beside the network (the memory check).
+  const std::uint64_t ranks = member_count(p.comm, cfg.mesh);
+  const MemoryUse use{routers_for_collective(cfg.mesh, ranks), 4 * static_cast<std::uint64_t>(p.bytes) * ranks};
   TraceSession trace(o.net);
   const BroadcastExperimentResult x = run_broadcast_experiment(cfg, p, [&](Machine& m) {
-    cosim_kept = new Cosim(attach_network(m, o.net, p.seed, trace, routers));
+    cosim_kept = new Cosim(attach_network(m, o.net, p.seed, trace, use));
   });
   return report(o.json, *cosim_kept, seconds_since(wall0), [&](double wall) { print_result_json(o, x, *cosim_kept, wall); },
                 [&] { print_table(o, x); });

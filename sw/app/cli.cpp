@@ -1,7 +1,6 @@
 #include "cli.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -13,79 +12,29 @@
 
 #include "../collective/member_spec.hpp"
 #include "enum_names.hpp"
-#include "name_suggestions.hpp"
+#include "whole_number.hpp"
+#include "argument_checks.hpp"
 #include "yaml_config.hpp"
 
 namespace meshsync {
 
 namespace {
 
-// A whole number written in decimal, also as "1e5", "2.5e3" or "10.0": its plain digits
-// ("-" first if negative, no leading zeros), or "" with `why` set. Exact (digit strings,
-// no floating point), so "9.99999999999999999e18" is as exact as its digits.
-std::string plain_integer(const std::string& text, std::string& why) {
-  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
-  std::size_t i = 0;
-  std::string sign;
-  if (i < text.size() && (text[i] == '-' || text[i] == '+')) sign = text[i++] == '-' ? "-" : "";
-  std::string digits;
-  std::size_t fraction = 0;
-  bool dot = false;
-  for (; i < text.size() && (digit(text[i]) || (text[i] == '.' && !dot)); ++i) {
-    if (text[i] == '.') dot = true;
-    else digits += text[i], fraction += dot ? 1 : 0;
-  }
-  long exponent = 0;
-  if (!digits.empty() && i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    const bool negative = i < text.size() && text[i] == '-';
-    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
-    const std::size_t start = i;
-    for (; i < text.size() && digit(text[i]) && i - start < 4; ++i) exponent = exponent * 10 + (text[i] - '0');
-    if (i == start) digits.clear();
-    if (negative) exponent = -exponent;
-  }
-  if (digits.empty() || i != text.size()) {
-    why = "is not a decimal number";
-    return "";
-  }
-  const long shift = exponent - static_cast<long>(fraction);
-  if (shift < 0) {
-    const std::size_t cut = std::min(digits.size(), static_cast<std::size_t>(-shift));
-    if (digits.find_first_not_of('0', digits.size() - cut) != std::string::npos) {
-      why = "is not a whole number";
-      return "";
-    }
-    digits.erase(digits.size() - cut);
-  } else {
-    digits.append(static_cast<std::size_t>(std::min(shift, 40L)), '0');  // beyond 40, out of range anyway
-  }
-  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
-  return digits.empty() ? "0" : sign + digits;
-}
-
-// Integers are decimal and checked against their range before CLI11 converts them:
-// CLI11 alone would read "010" as octal 8 and "0x10" as 16, and clamp what lies beyond
-// 64 bits. The text is checked exactly (plain_integer, from_chars), then rewritten as
-// plain digits for the conversion after it ("1e5" is 100000). The bounds are signed so
-// that "-5" is refused with the range rather than wrapping around in the conversion to
-// an unsigned field.
+// Integers are read by read_whole_number (decimal, exact, "1e5" is 100000) and checked
+// against their range before CLI11 converts them: CLI11 alone would read "010" as octal 8
+// and "0x10" as 16, and clamp what lies beyond 64 bits. The text is then rewritten as
+// plain digits for the conversion. The bounds are signed so that "-5" is refused with
+// the range rather than wrapping around in the conversion to an unsigned field.
 CLI::Validator decimal(std::int64_t min, std::int64_t max) {
-  const std::string range = fmt::format("{} to {}", min, max);
   return CLI::Validator(
-      [min, max, range](std::string& text) -> std::string {
+      [min, max](std::string& text) -> std::string {
         if (text.empty()) return std::string("an empty value");
-        std::string why;
-        const std::string plain = plain_integer(text, why);
-        if (plain.empty()) return fmt::format("{} {} ({})", text, why, range);
         std::int64_t v = 0;
-        const auto [end, ec] = std::from_chars(plain.data(), plain.data() + plain.size(), v);
-        if (ec == std::errc::result_out_of_range || v < min || v > max)
-          return fmt::format("{} is out of range ({})", text, range);
+        if (const std::string why = read_whole_number(text, min, max, v); !why.empty()) return text + " " + why;
         text = std::to_string(v);
         return {};
       },
-      "INT in " + range);
+      fmt::format("INT in {} to {}", min, max));
 }
 
 // A real number within [min, max]; NaN and the infinities are refused (CLI::Range lets
@@ -136,9 +85,9 @@ void add_mesh(CLI::App* app, MeshShape& mesh) {
 
 // The default shown in --help is the bound field's.
 template <typename T>
-void add_number(CLI::App* app, const std::string& name, T& field, const std::string& help,
-                const CLI::Validator& range) {
-  app->add_option(name, field, help)->capture_default_str()->transform(range);
+CLI::Option* add_number(CLI::App* app, const std::string& name, T& field, const std::string& help,
+                        const CLI::Validator& range) {
+  return app->add_option(name, field, help)->capture_default_str()->transform(range);
 }
 
 // Only the names are accepted (IsMember); the Transformer then stores the enumerator. Its
@@ -227,11 +176,10 @@ void add_background_load(CLI::App* app, BackgroundLoad& l, const std::string& na
       ->capture_default_str()
       ->transform(kFinite)
       ->needs(load);
-  add_number(app, "--load-flits", l.flits, "flits per load packet", decimal(1, 1024));
+  add_number(app, "--load-flits", l.flits, "flits per load packet", decimal(1, 1024))->needs(load);
   add_number(app, "--load-warmup", l.warmup, "cycles of load before the first " + what.substr(0, what.size() - 1),
-             kNonNegative);
-  app->get_option("--load-flits")->needs(load);
-  app->get_option("--load-warmup")->needs(load);
+             kNonNegative)
+      ->needs(load);
 }
 
 CLI::App* add_barrier(CLI::App& app, BarrierOptions& o) {
@@ -269,8 +217,7 @@ CLI::App* add_tree(CLI::App& app, TreeOptions& o) {
 
 CLI::App* add_traffic(CLI::App& app, TrafficOptions& o) {
   auto* traffic = app.add_subcommand("traffic", "ordinary unicast load, measured like a NoC simulator");
-  add_network_options(traffic, o.net, "--ts",
-                      {std::begin(kTrafficUnusedParameters), std::end(kTrafficUnusedParameters)});
+  add_network_options(traffic, o.net, "--ts", kTrafficUnusedParameters);
   TrafficParams& p = o.params;
   add_names(traffic, "--pattern", p.pattern, pattern_names(), "uniform | transpose | hotspot")
       ->default_str(pattern_name(p.pattern));
@@ -466,32 +413,8 @@ CommandLine::CommandLine()
   soak_cmd_ = add_soak(app_, soak_);
 }
 
-namespace {
-
-// CLI11 splits a list option at its delimiter and drops empty items, so "dp,,qg" would
-// run dp and qg as if nothing were missing: refused here, before it splits them.
-void refuse_empty_list_items(const CLI::App& app, const std::vector<std::string>& args) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& token = args[i];
-    if (token.rfind("--", 0) != 0) continue;
-    const auto eq = token.find('=');
-    const std::string name = token.substr(0, eq);
-    std::string value;
-    if (eq != std::string::npos) value = token.substr(eq + 1);
-    else if (i + 1 < args.size()) value = args[i + 1];
-    for (const CLI::App* sub : app.get_subcommands({})) {
-      const CLI::Option* opt = sub->get_option_no_throw(name);
-      if (opt != nullptr && has_empty_item(*opt, value))
-        throw CLI::ValidationError(name, "'" + value + "' has an empty item");
-    }
-  }
-}
-
-}  // namespace
-
 void CommandLine::parse(const std::vector<std::string>& args) {
-  refuse_unknown_names(app_, args);
-  refuse_empty_list_items(app_, args);
+  check_arguments(app_, args);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   app_.parse(reversed);
 }

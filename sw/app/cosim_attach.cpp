@@ -4,7 +4,6 @@
 
 #include "../../model/core/flit_format.hpp"
 #include "../collective/member_spec.hpp"
-#include "memory_check.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -73,9 +72,9 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
 }  // namespace
 
 Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace,
-                     std::uint64_t routers) {
+                     const MemoryUse& use) {
   // Here, before the first cycle: the routers are allocated as traffic reaches them.
-  if (o.memory_check) check_memory(o.config, routers);
+  if (o.memory_check) check_memory(o.config, use);
   Cosim c = attach_rtl(m, o, seed);
   trace.attach(m);
   return c;
@@ -115,9 +114,10 @@ void print_cosim(const Cosim& c) {
 }
 
 // print_json_result with the RTL routers that took part.
-void print_json(json j, const NetworkConfig& cfg, const Cosim& cosim, double wall) {
+void print_json(json j, const NetworkConfig& cfg, const Cosim& cosim, double wall,
+                const std::vector<std::string_view>& leave_out) {
   if (cosim.rtl) j["rtl"] = cosim;
-  print_json_result(std::move(j), cfg, wall);
+  print_json_result(std::move(j), cfg, wall, leave_out);
 }
 
 }  // namespace meshsync

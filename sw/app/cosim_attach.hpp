@@ -2,11 +2,11 @@
 // --trace; docs/cosim.md), and how the run reports them.
 #pragma once
 
-#include <limits>
-
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -16,6 +16,7 @@
 #include "../../model/cosim/rtl_mesh_block.hpp"
 #endif
 #include "../runtime/machine.hpp"
+#include "memory_check.hpp"
 #include "network_options.hpp"
 #include "trace_session.hpp"
 
@@ -34,17 +35,18 @@ struct Cosim {
 // What the network options put on a run's machine (the subcommands' MachineHook): the RTL
 // routers `o` asks for (none: an empty Cosim), then `trace`'s waveform probe, which shows
 // which routers are RTL. ConfigError for a bad request or a build without co-simulation.
-// `routers`: how many routers the run may allocate, for the memory check (memory_check.hpp);
-// all of them by default.
+// `use`: what the run may allocate, for the memory check (memory_check.hpp): every
+// router by default.
 Cosim attach_network(Machine& m, const NetworkOptions& o, std::uint64_t seed, TraceSession& trace,
-                     std::uint64_t routers = std::numeric_limits<std::uint64_t>::max());
+                     const MemoryUse& use = {});
 // Router-cycles the lockstep compared.
 std::uint64_t cycles_compared(const Cosim& c);
 void to_json(nlohmann::json& j, const Cosim& c);
 // One line on the RTL routers that took part (nothing without them).
 void print_cosim(const Cosim& c);
 // print_json_result with the RTL routers that took part.
-void print_json(nlohmann::json j, const NetworkConfig& cfg, const Cosim& cosim, double wall);
+void print_json(nlohmann::json j, const NetworkConfig& cfg, const Cosim& cosim, double wall,
+                const std::vector<std::string_view>& leave_out = {});
 
 // A simulating subcommand's output and exit code: its JSON (given the host time), or its
 // table followed by the RTL routers' line and the host time.

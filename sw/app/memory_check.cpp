@@ -78,8 +78,10 @@ void check_memory(std::uint64_t bytes, const std::string& what) {
                                 what, static_cast<double>(bytes) / 1e9, static_cast<double>(available) / 1e9));
 }
 
-void check_memory(const NetworkConfig& cfg, std::uint64_t routers) {
-  check_memory(network_bytes_estimate(cfg, routers), fmt::format("a {}x{} mesh", cfg.mesh.width, cfg.mesh.height));
+void check_memory(const NetworkConfig& cfg, const MemoryUse& use) {
+  check_memory(network_bytes_estimate(cfg, use.routers) + use.other_bytes,
+               fmt::format("a {}x{} mesh{}", cfg.mesh.width, cfg.mesh.height,
+                           use.other_bytes ? fmt::format(" and {} bytes of messages", use.other_bytes) : ""));
 }
 
 }  // namespace meshsync

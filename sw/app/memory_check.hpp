@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "../../model/core/config.hpp"
@@ -21,7 +22,14 @@ std::uint64_t routers_for_collective(const MeshShape& mesh, std::uint64_t partic
 // Throws ConfigError naming `what` (e.g. "a 1024x1024 mesh"), the estimate and what the
 // run may use (memory_check.cpp) when `bytes` does not fit; --no-memory-check skips it.
 void check_memory(std::uint64_t bytes, const std::string& what);
-// The same for the network with `routers` allocated.
-void check_memory(const NetworkConfig& cfg, std::uint64_t routers);
+// What a run may allocate beside the process: `routers` of the network's routers (all by
+// default) and `other_bytes` of its own (a broadcast's copies of its message).
+struct MemoryUse {
+  std::uint64_t routers = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t other_bytes = 0;
+};
+
+// The same for a run on the network.
+void check_memory(const NetworkConfig& cfg, const MemoryUse& use);
 
 }  // namespace meshsync

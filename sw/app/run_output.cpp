@@ -48,8 +48,13 @@ void print_json_result(json j, double wall) {
   std::cout << j.dump(2) << "\n";
 }
 
-void print_json_result(json j, const NetworkConfig& cfg, double wall) {
-  j.update(json(cfg));
+void print_json_result(json j, const NetworkConfig& cfg, double wall, const std::vector<std::string_view>& leave_out) {
+  json network = cfg;
+  for (const std::string_view name : leave_out) {
+    const Parameter& p = parameter(name);
+    network.at(p.json_object()).erase(p.json_key);
+  }
+  j.update(network);
   print_json_result(std::move(j), wall);
 }
 

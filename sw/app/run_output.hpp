@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +33,10 @@ nlohmann::json with_schema(nlohmann::json j);
 // Every JSON output ends with what produced it, so a result can be reproduced and
 // compared from its file alone: the network it ran on, the source commit and the host
 // time (the seed is the caller's to add).
-void print_json_result(nlohmann::json j, const NetworkConfig& cfg, double wall_seconds);
+// `leave_out`: parameters (kParameters' names) the command never reads, left out of the
+// network's JSON as they are of its options (traffic's ts).
+void print_json_result(nlohmann::json j, const NetworkConfig& cfg, double wall_seconds,
+                       const std::vector<std::string_view>& leave_out = {});
 // The same for a result of no network (adaptive-tree).
 void print_json_result(nlohmann::json j, double wall_seconds);
 

@@ -33,15 +33,7 @@ int run_traffic(const TrafficOptions& o) {
     j["saturated"] = x.saturated;
     j["drain_cut"] = x.drain_cut;
     j["undelivered"] = x.undelivered;
-    // The network as print_json writes it, without what traffic never reads.
-    json network = cfg;
-    for (const std::string_view name : kTrafficUnusedParameters) {
-      const Parameter& unused = parameter(name);
-      network.at(unused.json_object()).erase(unused.json_key);
-    }
-    if (cosim.rtl) j["rtl"] = cosim;
-    j.update(network);
-    print_json_result(std::move(j), wall);
+    print_json(std::move(j), cfg, cosim, wall, kTrafficUnusedParameters);
     return 0;
   }
   fmt::print("traffic  {} on a {}x{} mesh, rate {} flits/node/cycle, {}-flit packets\n",

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "../../model/core/traffic.hpp"
 #include "network_options.hpp"
@@ -15,7 +16,7 @@ struct TrafficOptions : SimulationOptions<TrafficParams> {
 // The parameters a traffic run never reads (kParameters' names): it injects at the
 // routers, past the NI's start-up, and runs no barrier. Not options of `traffic`, and
 // not in its JSON.
-inline constexpr std::string_view kTrafficUnusedParameters[] = {"ts", "trm", "registers", "max-children"};
+inline const std::vector<std::string_view> kTrafficUnusedParameters = {"ts", "trm", "registers", "max-children"};
 int run_traffic(const TrafficOptions& o);
 
 }  // namespace meshsync

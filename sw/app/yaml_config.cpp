@@ -7,6 +7,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "argument_checks.hpp"
+
 namespace meshsync {
 
 namespace {

@@ -6,15 +6,6 @@
 
 namespace meshsync {
 
-// Whether a list option's text (`opt` splits it at its delimiter) has an empty item:
-// "dp,,qg", ",dp", "dp,". CLI11 drops such items silently; the command line and the
-// config file refuse them instead.
-inline bool has_empty_item(const CLI::Option& opt, const std::string& text) {
-  const char d = opt.get_delimiter();
-  if (d == '\0' || text.empty()) return false;
-  return text.front() == d || text.back() == d || text.find(std::string(2, d)) != std::string::npos;
-}
-
 // How many YAML documents `text` holds, counted by its document markers: a `---` line
 // after content (or a second one) starts another. Counted on the text because
 // yaml-cpp 0.7's LoadAll loops without end, allocating, on some malformed input (found

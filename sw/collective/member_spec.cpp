@@ -115,6 +115,12 @@ std::vector<NodeId> parse_members(const std::string& spec, const MeshShape& mesh
   return parse_positions(spec, mesh, "member");
 }
 
+std::size_t member_count(const std::string& spec, const MeshShape& mesh) {
+  if (spec == "all") return static_cast<std::size_t>(mesh.nodes());
+  if (is_random(spec)) return static_cast<std::size_t>(std::max(0L, parse_count(spec.substr(7), "member count")));
+  return parse_members(spec, mesh, 0).size();
+}
+
 std::vector<NodeId> parse_destinations(const std::string& spec, const MeshShape& mesh, NodeId source,
                                        std::uint64_t seed) {
   if (is_random(spec)) {

@@ -141,8 +141,6 @@ TEST_CASE("hostile: a rate too small for any run is refused, and no gap wraps ar
   for (int i = 0; i < 100; ++i) {
     CHECK(rng.next_event(kNever - 3, 1e-12) == kNever);
     CHECK(rng.next_event(1000, 1e-300) == kNever);
-    const std::uint64_t at = rng.next_event(1000, 1e-17);
-    CHECK(at > 1000);
   }
 }
 
