@@ -20,39 +20,21 @@ namespace {
 
 std::string coord_text(Coord c) { return fmt::format("({},{})", c.x, c.y); }
 
-// One scheme's runs as one JSON object: the run itself, or means with the runs inside.
+// One scheme's runs as one JSON object: the means over the runs (mean_over_runs), the
+// runs inside. The root is the runs' own: random members give each run its own.
 json scheme_json(BarrierScheme scheme, const std::vector<BarrierRun>& runs) {
   const json jr = runs;
-  json j;
-  if (runs.size() == 1) {
-    j = jr[0];
-  } else {
-    const double n = static_cast<double>(runs.size());
-    const auto mean = [&](const char* key) {
-      double sum = 0;
-      for (const auto& r : jr) sum += r[key].get<double>();
-      return sum / n;
-    };
-    j = json{{"members", jr[0]["members"]}, {"root", jr[0]["root"]},
-             {"height", mean("height")}, {"latency_cycles", mean("latency_cycles")},
-             {"analytic_cycles", mean("analytic_cycles")}, {"hops", mean("hops")},
-             {"software_fallbacks", mean("software_fallbacks")},
-             {"barrier_wall_seconds", mean("barrier_wall_seconds")}, {"runs", jr}};
-  }
+  json j = mean_over_runs(jr);
   j["scheme"] = scheme_name(scheme);
+  j["runs"] = jr;
   return j;
 }
 
 void print_result_json(const BarrierOptions& o, const BarrierResult& r, const Cosim& cosim, double wall) {
   const BarrierParams& p = o.params;
-  json j;
-  if (p.schemes.size() == 1) {
-    j = scheme_json(p.schemes[0], r.runs[0]);
-  } else {
-    j["schemes"] = json::array();
-    for (std::size_t s = 0; s < p.schemes.size(); ++s) j["schemes"].push_back(scheme_json(p.schemes[s], r.runs[s]));
-    if (p.schemes.size() == 2) j["speedup"] = r.speedup();
-  }
+  json j{{"schemes", json::array()}};
+  for (std::size_t s = 0; s < p.schemes.size(); ++s) j["schemes"].push_back(scheme_json(p.schemes[s], r.runs[s]));
+  if (p.schemes.size() == 2) j["speedup"] = r.speedup();
   j["seed"] = p.seed;
   j["repeat"] = p.repeat;
   if (r.load) j["load"] = load_json(p.load, *r.load);
@@ -67,7 +49,7 @@ void print_table(const BarrierOptions& o, const BarrierResult& r) {
              cfg.router.barrier_registers);
   fmt::print("{:>6} {:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n", "scheme", "run",
              "members", "root", "height", "latency [cyc]", "analytic [cyc]", "hops", "sw-fallbk");
-  for (std::size_t s = 0; s < p.schemes.size(); ++s)
+  for (std::size_t s = 0; s < p.schemes.size(); ++s) {
     for (std::size_t i = 0; i < r.runs[s].size(); ++i) {
       const BarrierRun& b = r.runs[s][i];
       fmt::print("{:>6} {:>4} {:>8} {:>9} {:>7} {:>14} {:>15} {:>7} {:>10}\n",
@@ -75,6 +57,15 @@ void print_table(const BarrierOptions& o, const BarrierResult& r) {
                  b.measured.latency_cycles, b.analytic_cycles, b.measured.hops,
                  b.measured.software_fallbacks);
     }
+    // --repeat's summary row: the means the JSON gives for the scheme.
+    if (r.runs[s].size() > 1) {
+      const json m = mean_over_runs(json(r.runs[s]));
+      fmt::print("{:>6} {:>4} {:>8} {:>9} {:>7.1f} {:>14.1f} {:>15.1f} {:>7.1f} {:>10.1f}\n", scheme_name(p.schemes[s]),
+                 "mean", r.runs[s][0].members, "", m.at("height").get<double>(), m.at("latency_cycles").get<double>(),
+                 m.at("analytic_cycles").get<double>(), m.at("hops").get<double>(),
+                 m.at("software_fallbacks").get<double>());
+    }
+  }
   if (p.schemes.size() == 2)
     fmt::print("{} over {}: {:.2f}x faster (mean simulated latency)\n", scheme_name(p.schemes[0]),
                scheme_name(p.schemes[1]), r.speedup());

@@ -21,7 +21,7 @@ namespace {
 json row_json(const BroadcastSummary& row, bool per_rank, const MeshShape& mesh) {
   const BroadcastResult& r = row.result;
   json j{{"latency_cycles", r.latency()}, {"rank1_cycles", row.rank1}, {"last_rank_cycles", row.last_rank},
-         {"median_cycles", row.median}, {"max_deviation_from_median", row.max_deviation},
+         {"median_cycles", row.median}, {"max_deviation_from_median_ratio", row.max_deviation},
          {"messages", r.messages}, {"hops", r.hops}, {"slow_link", row.slowed}};
   if (row.tree_cost) j["tree_cost_cycles"] = *row.tree_cost;
   const TwoStageStats& t = r.two_stage;
@@ -40,14 +40,14 @@ json row_json(const BroadcastSummary& row, bool per_rank, const MeshShape& mesh)
   if (row.adapt)
     j["adapt"] = json{{"raised_edges", row.adapt->raised}, {"searches", row.adapt->searches},
                       {"swaps", row.adapt->swaps}, {"steps", row.adapt->steps},
-                      {"cost_after", row.adapt->cost_after}};
+                      {"cost_after_cycles", row.adapt->cost_after}};
   if (per_rank) {
     json ranks = json::array();
     for (Rank k = 0; k < r.ranks.size(); ++k) {
       const RankTiming& t = r.ranks[k];
       ranks.push_back(json{{"node", mesh.coord(t.node)}, {"parent", row.parent[k] ? json(*row.parent[k]) : json(nullptr)},
-                           {"entered", t.entered}, {"received", t.received}, {"forwarded", t.forwarded},
-                           {"completion", t.completion()}});
+                           {"entered_cycle", t.entered}, {"received_cycle", t.received}, {"forwarded_cycle", t.forwarded},
+                           {"completion_cycle", t.completion()}});
       if (r.two_stage.ran) ranks.back()["penalty_rounds"] = r.two_stage.penalty_rounds[k];
     }
     j["ranks"] = ranks;
@@ -64,11 +64,15 @@ void print_result_json(const BcastOptions& o, const BroadcastExperimentResult& x
   for (std::size_t a = 0; a < p.algorithms.size(); ++a) {
     json runs = json::array();
     for (const BroadcastSummary& row : x.runs[a]) runs.push_back(row_json(row, o.per_rank || x.runs[a].size() == 1, mesh));
-    algos.push_back(json{{"algo", broadcast_algorithm_name(p.algorithms[a])}, {"runs", runs}});
+    // The algorithm's means over its runs (--repeat's summary), beside the runs.
+    json algo = mean_over_runs(runs);
+    algo["algorithm"] = broadcast_algorithm_name(p.algorithms[a]);
+    algo["runs"] = runs;
+    algos.push_back(algo);
   }
-  json j{{"ranks", x.nodes.size()}, {"root", p.root}, {"root_node", mesh.coord(x.nodes[root])},
+  json j{{"ranks", x.nodes.size()}, {"root_rank", p.root}, {"root_node", mesh.coord(x.nodes[root])},
          {"comm", p.comm}, {"bytes", p.bytes}, {"mtu", p.mtu}, {"packets", x.message.packets()},
-         {"bytes_per_flit", kBytesPerFlit}, {"skew", p.skew}, {"swapping", p.swapping}, {"learn", p.learn},
+         {"bytes_per_flit", kBytesPerFlit}, {"skew_cycles", p.skew}, {"swapping", p.swapping}, {"learn", p.learn},
          {"seed", p.seed}, {"repeat", p.repeat}, {"algorithms", algos}};
   if (!p.slow_link.empty()) j["slow_link"] = json{{"link", p.slow_link}, {"from_run", p.slow_at}};
   print_json(std::move(j), cfg, cosim, wall);
@@ -86,7 +90,7 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
   fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>10} {:>6} {:>8} {:>14}\n", "algo", "run",
              "slow", "latency [cyc]", "rank 1", "last rank", "median", "max dev", "messages", "hops", "tree cost", "swaps",
              "penalty", "mc kept/drop");
-  for (std::size_t a = 0; a < p.algorithms.size(); ++a)
+  for (std::size_t a = 0; a < p.algorithms.size(); ++a) {
     for (std::size_t i = 0; i < x.runs[a].size(); ++i) {
       const BroadcastSummary& row = x.runs[a][i];
       const TwoStageStats& ts = row.result.two_stage;
@@ -110,6 +114,18 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
                      t.completion());
         }
     }
+    // --repeat's summary row: the means the JSON gives for the algorithm.
+    if (x.runs[a].size() > 1) {
+      json runs = json::array();
+      for (const BroadcastSummary& row : x.runs[a]) runs.push_back(row_json(row, false, mesh));
+      const json m = mean_over_runs(runs);
+      const auto at = [&](const char* key) { return m.at(key).get<double>(); };
+      fmt::print("{:>9} {:>4} {:>5} {:>14.1f} {:>8.1f} {:>9.1f} {:>8.1f} {:>7.1f}% {:>9.1f} {:>8.1f}\n",
+                 broadcast_algorithm_name(p.algorithms[a]), "mean", "", at("latency_cycles"), at("rank1_cycles"),
+                 at("last_rank_cycles"), at("median_cycles"), 100 * at("max_deviation_from_median_ratio"),
+                 at("messages"), at("hops"));
+    }
+  }
   for (const auto& algo_rows : x.runs)
     if (!algo_rows.empty() && algo_rows.front().result.two_stage.fallback) {
       fmt::print("* fewer than {} ranks (--threshold): TUNED's binomial broadcast ran\n", p.threshold);

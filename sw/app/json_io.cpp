@@ -28,31 +28,31 @@ void from_json(const json& j, NetworkConfig& c) {
   j.at("deadlock_cycles").get_to(c.deadlock_cycles);
 }
 
-// `cycles` is the measured window here: in the traffic output `cycles` is the simulated
-// length (TrafficResult), so the window is `measured_cycles`.
+// `--cycles` is the measured window: `measured_cycles`, apart from the length the run
+// simulated (TrafficResult's `simulated_cycles`).
 void to_json(json& j, const TrafficParams& p) {
   j = json{{"pattern", pattern_name(p.pattern)},
-           {"rate", p.rate},
+           {"rate_flits_per_node_cycle", p.rate},
            {"flits", p.flits},
-           {"warmup", p.warmup},
+           {"warmup_cycles", p.warmup},
            {"measured_cycles", p.cycles},
            {"seed", p.seed},
            {"hotspot_fraction", p.hotspot_fraction},
            {"saturation_stop", p.stop_when_saturated}};
 }
 
-// The last delivery is where the network finished: the `cycles` the run simulated.
+// The last delivery is where the network finished: the cycles the run simulated.
 void to_json(json& j, const TrafficResult& r) {
-  j = json{{"latency_avg", r.latency_avg},
-           {"latency_p99", r.latency_p99},
-           {"latency_max", r.latency_max},
-           {"accepted", r.accepted},
-           {"offered", r.offered},
+  j = json{{"latency_avg_cycles", r.latency_avg},
+           {"latency_p99_cycles", r.latency_p99},
+           {"latency_max_cycles", r.latency_max},
+           {"accepted_flits_per_node_cycle", r.accepted},
+           {"offered_flits_per_node_cycle", r.offered},
            {"hops_avg", r.hops_avg},
            {"packets_measured", r.packets_measured},
            {"packets_delivered", r.packets_delivered},
            {"flits_delivered", r.flits_delivered},
-           {"cycles", r.last_delivery}};
+           {"simulated_cycles", r.last_delivery}};
 }
 
 // Without arrival_cycle and first_release: they say when the run happened in the

@@ -25,27 +25,27 @@ std::string ni_name(std::uint32_t ports) { return ports == 1 ? "one-port" : "all
 
 json algorithm_json(const MeshShape& mesh, const BackgroundLoad& load, const MulticastAlgorithmRun& r,
                     const Cosim& cosim) {
-  json j{{"algorithm", algorithm_name(r.algorithm)}, {"prep", paper_prep_cycles(r.algorithm)}};
+  json j{{"algorithm", algorithm_name(r.algorithm)}, {"prep_cycles", paper_prep_cycles(r.algorithm)}};
   if (r.load) {
     const MulticastLoadResult& l = *r.load;
-    j.update(json{{"latency_avg", l.latency_avg}, {"latency_stderr", l.latency_stderr},
-                  {"latency_p99", l.latency_p99}, {"latency_max", l.latency_max},
+    j.update(json{{"latency_avg_cycles", l.latency_avg}, {"latency_stderr_cycles", l.latency_stderr},
+                  {"latency_p99_cycles", l.latency_p99}, {"latency_max_cycles", l.latency_max},
                   {"zero_load_cycles", l.zero_load_avg}, {"startups", l.startups_avg},
                   {"worms", l.worms_avg}, {"hops", l.hops_avg}, {"measured", l.measured},
-                  {"throughput", l.throughput}, {"batch_means", l.batch_means}, {"cycles", l.cycles},
+                  {"throughput_multicasts_per_node_cycle", l.throughput}, {"batch_means_cycles", l.batch_means}, {"simulated_cycles", l.cycles},
                   {"saturated", l.saturated}, {"saturation", l.saturation}});
   } else {
     const MulticastRecord& first = r.trials.front();
     json arrivals = json::array();
     for (const auto& [node, cycle] : first.arrivals)
-      arrivals.push_back(json{{"node", mesh.coord(node)}, {"cycle", cycle - first.called},
-                              {"analytic", r.analytic_first.at(node)}});
+      arrivals.push_back(json{{"node", mesh.coord(node)}, {"latency_cycles", cycle - first.called},
+                              {"analytic_cycles", r.analytic_first.at(node)}});
     std::vector<std::uint64_t> latencies;
     for (const MulticastRecord& t : r.trials) latencies.push_back(t.latency());
-    j.update(json{{"latency_avg", trials_avg(r, latency_of)}, {"latency_p99", trials_p99(r)},
+    j.update(json{{"latency_avg_cycles", trials_avg(r, latency_of)}, {"latency_p99_cycles", trials_p99(r)},
                   {"zero_load_cycles", trials_avg(r, zero_load_of)}, {"startups", trials_avg(r, startups_of)},
                   {"worms", trials_avg(r, worms_of)}, {"hops", trials_avg(r, hops_of)},
-                  {"latencies", latencies}, {"arrivals", arrivals}});
+                  {"latencies_cycles", latencies}, {"arrivals", arrivals}});
   }
   if (r.background) j["load"] = load_json(load, *r.background);
   if (cosim.rtl) j["rtl"] = cosim;
@@ -114,10 +114,10 @@ int run_multicast(const MulticastOptions& o) {
   const MeshShape& mesh = cfg.mesh;
   const double wall = seconds_since(wall0);
   if (o.json) {
-    json head{{"mesh", mesh}, {"destinations", p.dests}, {"flits", p.flits}, {"rate", p.rate},
+    json head{{"mesh", mesh}, {"destinations", p.dests}, {"flits", p.flits}, {"rate_multicasts_per_node_cycle", p.rate},
               {"ni", ni_name(cfg.router.ni_ports)}, {"threshold", p.threshold}, {"seed", p.seed}};
     if (p.rate > 0)
-      head.update(json{{"warmup", p.warmup}, {"batches", p.batches}, {"batch_size", p.batch_size},
+      head.update(json{{"warmup_cycles", p.warmup}, {"batches", p.batches}, {"batch_size", p.batch_size},
                        {"backlog", p.backlog}});
     else
       head.update(json{{"source", mesh.coord(r.source)}, {"trials", p.trials}});

@@ -3,7 +3,7 @@
 #include "multicast_plan_command.hpp"
 
 #include <algorithm>
-#include <iostream>
+#include <chrono>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -61,9 +61,9 @@ json plan_json(const MeshShape& m, const Planned& p) {
     steps.push_back(json{{"sender", m.coord(s.sender)}, {"startups", s.startups}, {"worms", worms}});
   }
   json arrivals = json::array();
-  for (const auto& [node, cycle] : p.arrivals) arrivals.push_back(json{{"node", m.coord(node)}, {"cycle", cycle}});
+  for (const auto& [node, cycle] : p.arrivals) arrivals.push_back(json{{"node", m.coord(node)}, {"latency_cycles", cycle}});
   json j{{"algorithm", algorithm_name(p.plan.algorithm)},
-         {"prep", p.timing.prep},
+         {"prep_cycles", p.timing.prep},
          {"startups", p.plan.startups()},
          {"worms", p.plan.worms()},
          {"hops", p.plan.hops()},
@@ -101,6 +101,7 @@ void print_plan(const MeshShape& m, const Planned& p) {
 }  // namespace
 
 int run_multicast_plan(const MulticastPlanOptions& o) {
+  const auto wall0 = std::chrono::steady_clock::now();
   const MeshShape& m = o.mesh;
   const NodeId src = parse_node(o.source, m, "source");
   const std::vector<NodeId> dests = parse_destinations(o.dests, m, src, o.seed);
@@ -111,14 +112,14 @@ int run_multicast_plan(const MulticastPlanOptions& o) {
   if (o.json) {
     json all = json::array();
     for (const Planned& p : plans) all.push_back(plan_json(m, p));
-    const json j{{"mesh", m},
+    json j{{"mesh", m},
                  {"source", m.coord(src)},
                  {"destinations", nodes_json(m, dests)},
-                 {"timing", {{"startup", o.timing.startup}, {"flits", o.timing.flits}, {"hop", o.timing.hop}}},
+                 {"timing", {{"startup_cycles", o.timing.startup}, {"flits", o.timing.flits}, {"hop_cycles", o.timing.hop}}},
                  {"threshold", o.threshold},
                  {"seed", o.seed},
                  {"algorithms", all}};
-    std::cout << with_schema(std::move(j)).dump(2) << "\n";
+    print_json_result(std::move(j), seconds_since(wall0));
     return 0;
   }
   fmt::print("multicast from {} to {} destinations on a {}x{} mesh  start-up={} flits={} hop={}  T={}\n",

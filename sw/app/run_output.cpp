@@ -35,14 +35,9 @@ std::string& json_command() {
 
 void set_json_command(const std::string& subcommand) { json_command() = subcommand; }
 
-json with_schema(json j) {
+void print_json_result(json j, double wall) {
   j["command"] = json_command();
   j["schema_version"] = kJsonSchemaVersion;
-  return j;
-}
-
-void print_json_result(json j, double wall) {
-  j = with_schema(std::move(j));
   j["commit"] = source_commit();
   j["wall_seconds"] = wall;
   std::cout << j.dump(2) << "\n";
@@ -58,9 +53,26 @@ void print_json_result(json j, const NetworkConfig& cfg, double wall, const std:
   print_json_result(std::move(j), wall);
 }
 
+json mean_over_runs(const json& runs) {
+  json mean = json::object();
+  if (runs.empty()) return mean;
+  for (const auto& [key, first] : runs.front().items()) {
+    if (!first.is_number()) continue;
+    double sum = 0;
+    bool everywhere = true;
+    for (const json& run : runs) {
+      const auto it = run.find(key);
+      everywhere = everywhere && it != run.end() && it->is_number();
+      if (everywhere) sum += it->get<double>();
+    }
+    if (everywhere) mean[key] = runs.size() == 1 ? first : json(sum / static_cast<double>(runs.size()));
+  }
+  return mean;
+}
+
 json load_json(const BackgroundLoad& l, const TrafficResult& r) {
   json j = r;
-  j.update(json{{"pattern", l.pattern}, {"rate", l.rate}, {"flits", l.flits}, {"warmup", l.warmup}});
+  j.update(json{{"pattern", l.pattern}, {"rate_flits_per_node_cycle", l.rate}, {"flits", l.flits}, {"warmup_cycles", l.warmup}});
   return j;
 }
 

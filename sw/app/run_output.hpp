@@ -24,11 +24,11 @@ std::string version_text();
 double seconds_since(std::chrono::steady_clock::time_point t0);
 
 // Every JSON output names its subcommand and the version of the output's schema
-// (`command`, `schema_version`: docs/cli.md): set once, when the command line is parsed.
-inline constexpr int kJsonSchemaVersion = 1;
+// (`command`, `schema_version`: docs/output-schema.json, docs/cli.md): set once, when the
+// command line is parsed. Version 2: units in the names, `schemes` and `algorithms` always
+// lists with their means over `runs`.
+inline constexpr int kJsonSchemaVersion = 2;
 void set_json_command(const std::string& subcommand);
-// `j` with `command` and `schema_version` added.
-nlohmann::json with_schema(nlohmann::json j);
 
 // Every JSON output ends with what produced it, so a result can be reproduced and
 // compared from its file alone: the network it ran on, the source commit and the host
@@ -39,6 +39,10 @@ void print_json_result(nlohmann::json j, const NetworkConfig& cfg, double wall_s
                        const std::vector<std::string_view>& leave_out = {});
 // The same for a result of no network (adaptive-tree).
 void print_json_result(nlohmann::json j, double wall_seconds);
+
+// The summary of `--repeat`: each number every run has (at the top level of its object),
+// as the mean over the runs; a single run's numbers as they are.
+nlohmann::json mean_over_runs(const nlohmann::json& runs);
 
 // A background load's result in the fields of `meshsync traffic --json`, with its options.
 nlohmann::json load_json(const BackgroundLoad& l, const TrafficResult& r);

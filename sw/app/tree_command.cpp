@@ -1,6 +1,6 @@
 #include "tree_command.hpp"
 
-#include <iostream>
+#include <chrono>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -21,6 +21,7 @@ std::string coord_text(Coord c) { return fmt::format("({},{})", c.x, c.y); }
 }  // namespace
 
 int run_tree(const TreeOptions& o) {
+  const auto wall0 = std::chrono::steady_clock::now();
   const MeshShape& mesh = o.mesh;
   const BarrierScheme scheme = o.scheme;
   if (o.json && o.dot) throw ConfigError("choose one of --json and --dot");
@@ -48,7 +49,8 @@ int run_tree(const TreeOptions& o) {
            {"root", mesh.coord(t.root())},
            {"height", t.height()},
            {"nodes", nodes}};
-    std::cout << with_schema(std::move(j)).dump(2) << "\n";
+    j["seed"] = o.seed;
+    print_json_result(std::move(j), seconds_since(wall0));
     return 0;
   }
   if (o.dot) {

@@ -31,7 +31,7 @@ TEST_CASE("examples: every config and sweep in docs/examples runs", "[cli][examp
       const json j = run_json({name, "--config", f.string(), "--json"});
       // Every subcommand's JSON says what produced it and in which schema.
       CHECK(j.at("command") == name);
-      CHECK(j.at("schema_version") == 1);
+      CHECK(j.at("schema_version") == 2);
     }
   }
 }

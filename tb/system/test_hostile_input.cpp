@@ -237,13 +237,13 @@ TEST_CASE("hostile: resource limits are checked before a run, and traffic beyond
   CHECK(j["saturated"] == false);
   CHECK(j["drain_cut"] == true);
   CHECK(j["undelivered"].get<std::uint64_t>() > 0);
-  CHECK(j["cycles"].get<std::uint64_t>() <= 1 + 12000 + 12000 + 2);
+  CHECK(j["simulated_cycles"].get<std::uint64_t>() <= 1 + 12000 + 12000 + 2);
   // By default such a run stops as soon as the backlog shows saturation, as BookSim2's do.
   const json stopped = run_json({"traffic", "--mesh", "8x8", "--rate", "0.9", "--flits", "4", "--warmup", "0",
                                  "--cycles", "12000", "--json"});
   CHECK(stopped["saturated"] == true);
-  CHECK(stopped["cycles"].get<std::uint64_t>() < 12000);
-  CHECK(stopped["accepted"].get<double>() < 0.5);
+  CHECK(stopped["simulated_cycles"].get<std::uint64_t>() < 12000);
+  CHECK(stopped["accepted_flits_per_node_cycle"].get<double>() < 0.5);
   // Below saturation the drain completes as before.
   const json calm = run_json({"traffic", "--mesh", "8x8", "--rate", "0.05", "--cycles", "1000", "--json"});
   CHECK(calm["drain_cut"] == false);
