@@ -10,6 +10,7 @@
 #include "cosim_attach.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
+#include "progress_bar.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -87,12 +88,16 @@ int run_barrier(const BarrierOptions& o) {
       o.params.load.pattern.empty()
           ? routers_for_collective(mesh, member_count(o.params.members, mesh))
           : static_cast<std::uint64_t>(mesh.nodes());
+  // The cycles a barrier takes are known only once it ran: the bar counts them.
+  ProgressBar bar("barrier", "cycles", progress_wanted(o.net.progress, o.json));
   const BarrierResult r = run_barrier_experiment(o.net.config, o.params, [&](Machine& m) {
     cosim = attach_network(m, o.net, o.params.seed, trace, {routers});
+    follow_cycles(m, bar);
     // Barriers under load wait for sync messages to drain, which only model routers report.
     if (cosim.rtl && !o.params.load.pattern.empty())
       throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
   });
+  bar.finish();
   const int status = report(o.json, cosim, seconds_since(wall0),
                             [&](double wall) { print_result_json(o, r, cosim, wall); }, [&] { print_table(o, r); });
   check_exact(o.params, r);  // after the results: they show the difference

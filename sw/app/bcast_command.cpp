@@ -10,6 +10,7 @@
 #include "../collective/member_spec.hpp"
 #include "cosim_attach.hpp"
 #include "json_io.hpp"
+#include "progress_bar.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -150,9 +151,13 @@ int run_bcast(const BcastOptions& o) {
   const std::uint64_t ranks = member_count(p.comm, cfg.mesh);
   const MemoryUse use{routers_for_collective(cfg.mesh, ranks), 4 * static_cast<std::uint64_t>(p.bytes) * ranks};
   TraceSession trace(o.net);
+  // A broadcast's cycles are known only once it ran: the bar counts them.
+  ProgressBar bar("bcast", "cycles", progress_wanted(o.net.progress, o.json));
   const BroadcastExperimentResult x = run_broadcast_experiment(cfg, p, [&](Machine& m) {
     cosim_kept = new Cosim(attach_network(m, o.net, p.seed, trace, use));
+    follow_cycles(m, bar);
   });
+  bar.finish();
   return report(o.json, *cosim_kept, seconds_since(wall0), [&](double wall) { print_result_json(o, x, *cosim_kept, wall); },
                 [&] { print_table(o, x); });
 }

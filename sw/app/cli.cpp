@@ -157,6 +157,11 @@ void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts
   add_number(app, "--threads", n.threads,
              "threads that evaluate the cycle's busy RTL routers (--rtl, --lockstep; the model needs none)",
              decimal(1, 64));
+  add_names(app, "--progress", n.progress,
+            std::map<std::string, ProgressMode>{{"auto", ProgressMode::Auto}, {"on", ProgressMode::On},
+                                                {"off", ProgressMode::Off}},
+            "how far the simulation is, on stderr: auto (on a terminal, not with --json), on, off")
+      ->default_str("auto");
   app->add_flag("--memory-check,!--no-memory-check", n.memory_check,
                 "refuse a mesh that may not fit in the memory available (the default); --no-memory-check runs it anyway");
   app->add_option("--trace", n.trace,

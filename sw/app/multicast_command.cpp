@@ -11,6 +11,7 @@
 #include "cosim_attach.hpp"
 #include "enum_names.hpp"
 #include "json_io.hpp"
+#include "progress_bar.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -109,15 +110,29 @@ int run_multicast(const MulticastOptions& o) {
   TraceSession trace(o.net);
   // Each algorithm's machine its RTL routers, kept like the machine until the process exits.
   std::vector<const Cosim*> cosims;
-  const MulticastResult r = run_multicast_experiment(
-      cfg, p, [&](Machine& m) { cosims.push_back(new Cosim(attach_network(m, o.net, p.seed, trace))); });
+  // Under load, each algorithm's machine runs about the time its warm-up and measured
+  // multicasts take to be generated (less when it saturates): the bar adds them up.
+  ProgressBar bar("multicast", "cycles", progress_wanted(o.net.progress, o.json));
+  const auto generated = static_cast<double>(p.warmup + p.batches * p.batch_size);
+  const std::uint64_t per_machine =
+      p.rate > 0 ? static_cast<std::uint64_t>(generated / (p.rate * static_cast<double>(cfg.mesh.nodes()))) : 0;
+  bar.set_total(per_machine * p.algorithms.size());
+  const MulticastResult r = run_multicast_experiment(cfg, p, [&](Machine& m) {
+    cosims.push_back(new Cosim(attach_network(m, o.net, p.seed, trace)));
+    if (!bar.enabled()) return;
+    const std::uint64_t before = per_machine * (cosims.size() - 1);
+    m.on_progress([&bar, before, per_machine](std::uint64_t cycle) {
+      bar.update(before + (per_machine > 0 ? std::min(cycle, per_machine) : cycle));
+    });
+  });
+  bar.finish();
   const MeshShape& mesh = cfg.mesh;
   const double wall = seconds_since(wall0);
   if (o.json) {
     json head{{"mesh", mesh}, {"destinations", p.dests}, {"flits", p.flits}, {"rate_multicasts_per_node_cycle", p.rate},
               {"ni", ni_name(cfg.router.ni_ports)}, {"threshold", p.threshold}, {"seed", p.seed}};
     if (p.rate > 0)
-      head.update(json{{"warmup_cycles", p.warmup}, {"batches", p.batches}, {"batch_size", p.batch_size},
+      head.update(json{{"warmup_multicasts", p.warmup}, {"batches", p.batches}, {"batch_size", p.batch_size},
                        {"backlog", p.backlog}});
     else
       head.update(json{{"source", mesh.coord(r.source)}, {"trials", p.trials}});

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "../../model/core/config.hpp"
+#include "progress_bar.hpp"
 
 namespace meshsync {
 
@@ -20,6 +21,7 @@ struct NetworkOptions {
   std::string trace, trace_routers, trace_window;
   // Off: run even when the network may not fit in the memory available (memory_check.hpp).
   bool memory_check = true;
+  ProgressMode progress = ProgressMode::Auto;
   bool wants_rtl() const { return !rtl.empty() || !lockstep.empty(); }
 };
 

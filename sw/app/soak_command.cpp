@@ -61,9 +61,13 @@ int run_soak(const SoakOptions& o) {
   // delivered, and --lockstep compares every busy router-cycle with the model.
   Cosim cosim;
   TraceSession trace(o.net);
+  ProgressBar bar("soak", "cycles", progress_wanted(o.net.progress, o.json));
+  bar.set_total(p.cycles);  // then the drain
   const SoakResult r = run_soak_experiment(cfg, p, [&](Machine& m) {
     cosim = attach_network(m, o.net, p.seed, trace);
+    follow_cycles(m, bar);
   });
+  bar.finish();
   if (o.json) {
     json j{{"passed", r.passed()},
            {"violations", r.violations},

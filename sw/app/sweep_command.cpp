@@ -32,6 +32,7 @@
 #include "../../model/core/errors.hpp"
 #include "../../model/core/output_files.hpp"
 #include "cli.hpp"
+#include "progress_bar.hpp"
 #include "ranks.hpp"
 #include "run_output.hpp"
 #include "sweep_command.hpp"
@@ -334,35 +335,6 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-// The bar on a terminal. The estimate is this run's pace at the last finished point,
-// counted down while the running points go on (it moved only at completions before).
-struct Progress {
-  std::size_t total = 0;
-  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last_done = start, drawn = start;
-  double eta_at_last_done = 0;  // seconds, when the last point finished
-  bool known = false;           // a point of this run has finished
-
-  void point_done(std::size_t done, std::size_t run_now) {
-    last_done = std::chrono::steady_clock::now();
-    const double seconds = std::chrono::duration<double>(last_done - start).count();
-    eta_at_last_done = seconds / static_cast<double>(run_now) * static_cast<double>(total - done);
-    known = true;
-    draw(done);
-  }
-  void draw(std::size_t done) {
-    if (!isatty(STDERR_FILENO)) return;
-    drawn = std::chrono::steady_clock::now();
-    constexpr int kWidth = 30;
-    const int filled = static_cast<int>(kWidth * done / std::max<std::size_t>(total, 1));
-    const double since = std::chrono::duration<double>(drawn - last_done).count();
-    const std::string eta = known ? fmt::format("ETA {:.0f} s", std::max(0.0, eta_at_last_done - since))
-                                  : fmt::format("{:.0f} s so far", since);
-    fmt::print(stderr, "\rsweep [{}{}] {}/{} points, {}   ", std::string(filled, '#'), std::string(kWidth - filled, '.'),
-               done, total, eta);
-    std::fflush(stderr);
-  }
-};
-
 // One CSV cell: JSON scalars as JSON text, strings unquoted unless they need quotes.
 std::string cell(const json& v) {
   std::string t = v.is_string() ? v.get<std::string>() : v.dump();
@@ -461,8 +433,10 @@ struct InterruptHandler {
 Outcome run_points(const std::vector<Point>& points, const std::vector<std::size_t>& mine, std::size_t workers,
                    const fs::path& parts, const fs::path& log_path, std::map<std::size_t, json>& rows,
                    bool show_progress, double timeout) {
-  Progress bar;
-  bar.total = points.size();
+  // On a terminal, from the start; the estimate is this run's pace (resumed points apart).
+  ProgressBar bar("sweep", "points", show_progress && isatty(STDERR_FILENO), 0);
+  bar.set_total(points.size());
+  const std::size_t done_before = rows.size();
   // A line cut short by an interruption must not swallow the first row appended now.
   const bool cut_short = fs::exists(log_path) && fs::file_size(log_path) > 0 && [&] {
     std::ifstream in(log_path, std::ios::binary);
@@ -482,7 +456,7 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
   // Part files carry the sweep's pid: a point of an earlier, killed sweep cannot write
   // the file a point of this one reads.
   const std::string tag = std::to_string(getpid());
-  std::size_t next = 0, run_now = 0;
+  std::size_t next = 0;
   Outcome outcome;
   for (;;) {
     while (outcome.failure.empty() && !g_interrupted && running.children.size() < workers && next < mine.size()) {
@@ -507,7 +481,7 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
         for (const auto& [child_pid, child] : running.children)
           if (std::chrono::duration<double>(now - child.started).count() > timeout && timed_out.insert(child_pid).second)
             kill(-child_pid, SIGKILL);
-      if (show_progress && now - bar.drawn >= std::chrono::seconds(1)) bar.draw(rows.size());
+      bar.update(rows.size(), done_before);
       usleep(20000);
       continue;
     }
@@ -556,10 +530,9 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
     rows[p.index] = std::move(row);
     fs::remove(c.out, ec);
     fs::remove(c.err, ec);
-    ++run_now;
-    if (show_progress) bar.point_done(rows.size(), run_now);
+    bar.update(rows.size(), done_before);
+    bar.draw_now();
   }
-  if (show_progress && isatty(STDERR_FILENO)) fmt::print(stderr, "\n");
   return outcome;
 }
 

@@ -9,6 +9,7 @@
 #include "../runtime/experiments/traffic_experiment.hpp"
 #include "cosim_attach.hpp"
 #include "json_io.hpp"
+#include "progress_bar.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -21,9 +22,13 @@ int run_traffic(const TrafficOptions& o) {
   const TrafficParams& p = o.params;
   Cosim cosim;
   TraceSession trace(o.net);
+  ProgressBar bar("traffic", "cycles", progress_wanted(o.net.progress, o.json));
+  bar.set_total(p.warmup + p.cycles);  // then the drain
   const TrafficExperimentResult x = run_traffic_experiment(cfg, p, [&](Machine& m) {
     cosim = attach_network(m, o.net, p.seed, trace);
+    follow_cycles(m, bar);
   });
+  bar.finish();
   const TrafficResult& r = x.traffic;
   const double wall = seconds_since(wall0);
   if (o.json) {

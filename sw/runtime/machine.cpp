@@ -88,8 +88,24 @@ void Machine::post(NodeId n, std::function<void()> job) {
       nullptr, &opts);
 }
 
+void Machine::on_progress(ProgressCallback callback, std::uint64_t slice) {
+  progress_ = std::move(callback);
+  progress_slice_ = std::max<std::uint64_t>(slice, 1);
+}
+
 void Machine::run() {
-  sc_core::sc_start();
+  if (!progress_) {
+    sc_core::sc_start();
+  } else {
+    // Each slice reaches at least the next event (an idle stretch may be longer than a
+    // slice) and ends at the last event in it, so the run ends where sc_start() would.
+    const sc_core::sc_time slice = MeshSystem::cycle_time() * static_cast<double>(progress_slice_);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // initializes: until then nothing is pending
+    while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_pending_activity()) {
+      sc_core::sc_start(std::max(slice, sc_core::sc_time_to_pending_activity()), sc_core::SC_EXIT_ON_STARVATION);
+      progress_(now());
+    }
+  }
   if (!mesh_->error().empty()) throw SimulationError(mesh_->error());
   const Scoreboard& board = mesh_->scoreboard();
   if (!board.errors().empty()) throw SimulationError("message delivery: " + board.errors().front());

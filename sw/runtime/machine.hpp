@@ -39,6 +39,12 @@ class Machine {
   // Simulates until every thread finished and the network drained. Throws
   // SimulationError on deadlock or when threads are left blocked.
   void run();
+  // Called with the current cycle between slices of the simulation (a progress bar):
+  // run() then simulates `slice` cycles at a time, each ending early when nothing is left
+  // to simulate. The events and their order are those of one run: the results do not
+  // depend on it.
+  using ProgressCallback = std::function<void(std::uint64_t cycle)>;
+  void on_progress(ProgressCallback callback, std::uint64_t slice = 1000);
   // Ends the simulation once the current cycle's callbacks have run, with work left in
   // the network and software still waiting for it (a measurement that has what it
   // needs, or has seen enough of a saturated network); run() then reports no blocked
@@ -47,6 +53,8 @@ class Machine {
 
  private:
   bool stopped_ = false;
+  ProgressCallback progress_;
+  std::uint64_t progress_slice_ = 1000;
   std::unique_ptr<MeshSystem> mesh_;
   std::vector<std::unique_ptr<Node>> nodes_;  // null until first used
   GroupTable groups_;

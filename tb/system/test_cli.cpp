@@ -908,6 +908,29 @@ TEST_CASE("cli: every simulating subcommand's JSON, run again through --config, 
   CHECK(simulating == static_cast<int>(runs.size()));
 }
 
+// --progress on runs the simulation in slices (Machine::on_progress) to draw between them:
+// the events and so the results must be those of one sc_start().
+TEST_CASE("cli: --progress on changes no result, and stays off stdout", "[cli][json][progress]") {
+  const std::vector<std::vector<std::string>> runs = {
+      {"barrier", "--mesh", "16x16", "--members", "random:40", "--scheme", "btm,cs", "--repeat", "2"},
+      {"barrier", "--mesh", "8x8", "--scheme", "btm,cs", "--load", "uniform", "--load-rate", "0.1"},
+      {"traffic", "--mesh", "8x8", "--rate", "0.3", "--cycles", "5000"},
+      {"multicast", "--mesh", "8x8", "--rate", "0.0005", "--algo", "qg,dp", "--batches", "2", "--batch-size", "40",
+       "--warmup", "50"},
+      {"bcast", "--mesh", "8x8", "--algo", "binomial,adaptive,twostage", "--repeat", "2"},
+      {"soak", "--mesh", "8x8", "--cycles", "5000"},
+  };
+  for (const auto& args : runs) {
+    INFO(args[0]);
+    auto with = args;
+    with.insert(with.end(), {"--json", "--progress", "on"});
+    auto without = args;
+    without.insert(without.end(), {"--json", "--progress", "off"});
+    CHECK(without_host_times(run_json(with)) == without_host_times(run_json(without)));
+  }
+  expect_error_naming({"barrier", "--progress", "sometimes"}, "--progress");
+}
+
 TEST_CASE("cli: a sparse barrier on a 1024x1024 mesh runs in the model and matches analytic",
           "[cli][scale]") {
   json j = run_json({"barrier", "--mesh", "1024x1024", "--members", "0,0;1023,1023", "--scheme",
