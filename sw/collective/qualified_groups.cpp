@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
 
 namespace meshsync {
 
@@ -52,7 +54,47 @@ QualifiedGroup weigh(const MeshShape& mesh, NodeId source, std::vector<NodeId> m
   return g;
 }
 
+// T as numerator / denominator from its shortest round-trip decimal (fmt's "{}"), at most
+// 17 digits. A T below 10^-8 is 0 here: the weights of a mesh's groups sum to less than
+// 10^8, so T sum < 1 and only a weight on the average qualifies either way; the products
+// below then stay under 10^38.
+__extension__ typedef __int128 Wide;
+struct DecimalFraction {
+  Wide numerator = 0, denominator = 1;
+};
+
+DecimalFraction exact_decimal(double t) {
+  std::string text = fmt::format("{}", t);
+  int exponent = 0;
+  if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
+    exponent = std::stoi(text.substr(e + 1));
+    text.resize(e);
+  }
+  DecimalFraction f;
+  int fraction_digits = 0;
+  bool after_point = false;
+  for (const char c : text) {
+    if (c == '.') {
+      after_point = true;
+    } else {
+      f.numerator = f.numerator * 10 + (c - '0');
+      fraction_digits += after_point;
+    }
+  }
+  const int scale = fraction_digits - exponent;  // t = numerator / 10^scale
+  if (scale > 25) return {};
+  for (int k = scale; k > 0; --k) f.denominator *= 10;
+  for (int k = scale; k < 0; ++k) f.numerator *= 10;
+  return f;
+}
+
 }  // namespace
+
+bool qg_qualified(int weight, long long sum, std::size_t count, double threshold) {
+  const DecimalFraction t = exact_decimal(threshold);
+  const Wide off = static_cast<Wide>(count) * weight - sum;
+  return (off < 0 ? -off : off) * t.denominator <= t.numerator * static_cast<Wide>(sum);
+}
 
 std::vector<std::vector<NodeId>> qg_divide(const MeshShape& mesh, const std::vector<NodeId>& members,
                                            NodeId area_also, int* dimension) {
@@ -85,12 +127,11 @@ QgPartition qg_partition(const MeshShape& mesh, NodeId source, const std::vector
   for (auto& members : qg_divide(mesh, dests, source, &out.divisor_dimension))
     out.primary.push_back(weigh(mesh, source, std::move(members)));
   // Phase 3: a group qualifies when its weight is within T of the average (QP <= T).
-  double sum = 0;
+  long long sum = 0;
   for (const QualifiedGroup& g : out.primary) sum += g.weight;
-  out.average_weight = sum / static_cast<double>(out.primary.size());
+  out.average_weight = static_cast<double>(sum) / static_cast<double>(out.primary.size());
   for (const QualifiedGroup& g : out.primary) {
-    const double qp = std::fabs(g.weight - out.average_weight) / out.average_weight;
-    if (qp <= threshold || g.members.size() < 2) {
+    if (qg_qualified(g.weight, sum, out.primary.size(), threshold) || g.members.size() < 2) {
       out.groups.push_back(g);
       continue;
     }

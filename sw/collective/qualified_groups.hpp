@@ -38,4 +38,10 @@ std::vector<std::vector<NodeId>> qg_divide(const MeshShape& mesh, const std::vec
 QgPartition qg_partition(const MeshShape& mesh, NodeId source, const std::vector<NodeId>& dests,
                          double threshold);
 
+// Phase 3's test, QP = |W_m - W_av| / W_av <= T with W_av = sum / count, decided exactly:
+// |count W_m - sum| <= T sum in integers, T taken as the decimal it was written as (the
+// shortest that reads back as the double: 0.5, 0.3, 1e-05). In floating point a tie could
+// fall on either side: weights 8, 4, 4 give W_av = 16/3 and QP = 1/2 exactly.
+bool qg_qualified(int weight, long long sum, std::size_t count, double threshold);
+
 }  // namespace meshsync

@@ -205,6 +205,26 @@ TEST_CASE("QG: the worked example of NOTES-multicast (8x8, p = (0,3))", "[multic
   CHECK(part.groups.size() == 5);
 }
 
+TEST_CASE("QG: phase 3 decides QP <= T exactly, ties qualified", "[multicast][qg]") {
+  // Weights 8, 4, 4: W_av = 16/3 and the first group's QP is 1/2 exactly; in floating
+  // point it comes out as 0.5000000000000001 and the group would be divided.
+  CHECK(qg_qualified(8, 16, 3, 0.5));
+  CHECK_FALSE(qg_qualified(8, 16, 3, 0.49));
+  CHECK(qg_qualified(4, 16, 3, 0.25));  // |12 - 16| = 4 = 0.25 * 16
+  CHECK_FALSE(qg_qualified(4, 16, 3, 0.2499));
+  // T as written: 0.3 is 3/10, not the double just above or below it.
+  CHECK(qg_qualified(13, 20, 2, 0.3));  // |26 - 20| = 6 = 0.3 * 20
+  CHECK_FALSE(qg_qualified(13, 20, 2, 0.2999));
+  CHECK(qg_qualified(7, 20, 2, 0.3));
+  // T = 0: only a weight on the average; a T too small to matter acts as 0.
+  CHECK(qg_qualified(5, 15, 3, 0));
+  CHECK_FALSE(qg_qualified(6, 15, 3, 0));
+  CHECK(qg_qualified(5, 15, 3, 1e-300));
+  CHECK_FALSE(qg_qualified(6, 15, 3, 1e-300));
+  CHECK_FALSE(qg_qualified(6, 15, 3, 1.0 / 15));  // |18 - 15| = 3 > 1
+  CHECK(qg_qualified(6, 15, 3, 0.2));              // 3 = 0.2 * 15
+}
+
 TEST_CASE("QG: groups partition D with disjoint boxes, at most two start-ups", "[multicast][qg]") {
   struct Box {
     int x0, y0, x1, y1;
