@@ -1042,7 +1042,9 @@ TEST_CASE("cli: bcast --json gives every rank's completion and is deterministic"
       last = std::max(last, r["completion_cycle"].get<std::uint64_t>());
     }
     CHECK(run["latency_cycles"] == last);
-    CHECK(run["last_rank_cycles"] == run["ranks"][19]["completion_cycle"]);
+    // Ranks 1 and P - 1 counted from the root, rank 3: ranks 4 and 2.
+    CHECK(run["rank1_cycles"] == run["ranks"][4]["completion_cycle"]);
+    CHECK(run["last_rank_cycles"] == run["ranks"][2]["completion_cycle"]);
     CHECK(run["ranks"][3]["parent"].is_null());  // the root
   }
   json again = run_json(args);

@@ -57,8 +57,11 @@ BroadcastSummary summarize(BroadcastResult r, Rank root) {
     row.median = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
     const double med = static_cast<double>(std::max<std::uint64_t>(row.median, 1));
     row.max_deviation = std::max(static_cast<double>(row.median - c.front()), static_cast<double>(c.back() - row.median)) / med;
-    row.rank1 = r.ranks[1].completion();
-    row.last_rank = r.ranks.back().completion();
+    // Ranks counted from the root, as MPI's broadcasts do (relative rank (k - root) mod P):
+    // "rank 1" is the root's first peer and the last rank P - 1 after it, whatever --root.
+    const Rank P = r.ranks.size();
+    row.rank1 = r.ranks[(root + 1) % P].completion();
+    row.last_rank = r.ranks[(root + P - 1) % P].completion();
   }
   row.result = std::move(r);
   return row;

@@ -51,6 +51,8 @@ struct BroadcastParams {
 // One broadcast of the experiment: its result and what the table and JSON show of it.
 struct BroadcastSummary {
   BroadcastResult result;
+  // Completions of ranks 1 and P - 1 counted from the root ((root + 1) mod P, (root - 1)
+  // mod P) and the median of the non-root ranks', cycles.
   std::uint64_t rank1 = 0, last_rank = 0, median = 0;
   double max_deviation = 0;   // max over non-root ranks of |completion - median| / median
   bool slowed = false;        // the slow link was in place
