@@ -3,9 +3,13 @@
 
 #include <chrono>
 
+#include "../../model/core/errors.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "../collective/tree_steps.hpp"
+#include "distance_file.hpp"
 #include "memory_check.hpp"
 #include "run_output.hpp"
 
@@ -51,10 +55,79 @@ std::string churn_table(const std::vector<ChurnPoint>& points) {
   return table;
 }
 
+Swapping swapping_named(const std::string& name) {
+  for (Swapping s : kAllSwappings)
+    if (swapping_name(s) == name) return s;
+  throw ConfigError("--swapping: '" + name + "' is not family, path, leaf or position");
+}
+
+json state_json(const TreeState& t) {
+  json leaves = json::array();
+  for (const auto& [node, cost] : t.leaves) leaves.push_back(json{{"node", node}, {"path_cost", cost}});
+  return json{{"placement", t.placement}, {"leaves", leaves}, {"cost", t.cost}};
+}
+
+// The paper's tables: positions and their nodes, then each leaf with its path cost.
+std::string state_text(const TreeState& t) {
+  std::string positions = "  position", nodes = "  node    ";
+  for (std::size_t p = 0; p < t.placement.size(); ++p) {
+    positions += fmt::format(" {:>3}", p);
+    nodes += fmt::format(" {:>3}", t.placement[p]);
+  }
+  std::string leaves = "  leaves (node:path cost)";
+  for (const auto& [node, cost] : t.leaves) leaves += fmt::format(" {}:{}", node, cost);
+  return fmt::format("{}\n{}\n{}\n  cost {}\n", positions, nodes, leaves, t.cost);
+}
+
+// `--distances`: the Balanced-Path tree of the user's matrix and each step after it.
+int run_walkthrough(const AdaptiveTreeOptions& o, std::chrono::steady_clock::time_point wall0) {
+  DistanceMatrix d = read_distance_file(o.distances);
+  const Swapping swapping = swapping_named(o.swapping);
+  const Walkthrough w = walk_tree(d, static_cast<adaptive::Node>(o.root), parse_tree_steps(o.steps, d.size()), swapping);
+  if (o.json) {
+    json steps = json::array();
+    for (const StepReport& r : w.steps) {
+      json trials = json::array();
+      for (const SwapTrial& t : r.search.trials)
+        trials.push_back(json{{"swap", {t.swap.first, t.swap.second}}, {"cost", t.cost}});
+      json j{{"step", r.step.text()}, {"cost_before", r.target}, {"trials", trials},
+             {"kept", r.search.applied ? json{r.search.applied->first, r.search.applied->second} : json(nullptr)},
+             {"reached_target", r.search.reached_target}};
+      if (r.moved) j["moved"] = *r.moved;
+      if (r.before_search) j["before_search"] = state_json(*r.before_search);
+      j.update(state_json(r.after));
+      steps.push_back(j);
+    }
+    json j{{"experiment", "steps"}, {"distances", o.distances}, {"nodes", d.size()}, {"root", o.root},
+           {"swapping", o.swapping}, {"balanced_path", state_json(w.balanced_path)}, {"steps", steps}};
+    print_json_result(std::move(j), seconds_since(wall0));
+    return 0;
+  }
+  fmt::print("Balanced-Path tree of {} ({} nodes), root {}\n{}", o.distances, d.size(), o.root,
+             state_text(w.balanced_path));
+  for (std::size_t k = 0; k < w.steps.size(); ++k) {
+    const StepReport& r = w.steps[k];
+    fmt::print("step {}: {} (cost before {})\n", k + 1, r.step.text(), r.target);
+    if (r.moved) fmt::print("  node {} moves into the hole\n", *r.moved);
+    if (r.before_search) fmt::print("{}", state_text(*r.before_search));
+    const bool searched = r.step.kind != TreeStep::Kind::Swap;
+    if (searched && r.search.trials.empty()) fmt::print("  no search: the cost did not rise\n");
+    for (const SwapTrial& t : r.search.trials)
+      fmt::print("  trial ({},{}): cost {}{}\n", t.swap.first, t.swap.second, t.cost,
+                 r.search.applied == t.swap ? (r.search.reached_target ? ", kept: at or below the target"
+                                                                       : ", kept: the cheapest, below the cost before")
+                                            : "");
+    if (searched && !r.search.trials.empty() && !r.search.applied) fmt::print("  no trial lowered the cost: none kept\n");
+    fmt::print("{}", state_text(r.after));
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_adaptive_tree(const AdaptiveTreeOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
+  if (!o.distances.empty()) return run_walkthrough(o, wall0);
   const AdaptiveTreeParams& p = o.params;
   // The distance matrix: every node to every node, 4 bytes each; churn's joins are new nodes.
   const auto matrix_nodes = static_cast<std::uint64_t>(p.nodes + (p.experiment == "churn" ? p.operations : 0));

@@ -101,8 +101,8 @@ CLI::Option* add_names(CLI::App* app, const std::string& name, T& field,
       ->transform(CLI::IsMember(names));
 }
 
-void add_seed(CLI::App* app, std::uint64_t& seed, const std::string& help) {
-  add_number(app, "--seed", seed, help, kSeed);
+CLI::Option* add_seed(CLI::App* app, std::uint64_t& seed, const std::string& help) {
+  return add_number(app, "--seed", seed, help, kSeed);
 }
 
 void add_members(CLI::App* app, std::string& members) {
@@ -358,7 +358,26 @@ CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
              decimal(1, 8192));
   cmd->add_flag("--memory-check,!--no-memory-check", o.memory_check,
                 "refuse a distance matrix that may not fit in the memory available (the default)");
-  add_seed(cmd, o.params.seed, "seed of the matrices, edges and operations");
+  auto* seed = add_seed(cmd, o.params.seed, "seed of the matrices, edges and operations");
+  // A worked example instead: the options of the random experiments would change nothing.
+  auto* distances = cmd->add_option("--distances", o.distances,
+                                    "a distance matrix (CSV, one row per line): print its Balanced-Path tree and "
+                                    "--steps one by one, as the paper's Tables 2-8")
+                        ->check(kNonEmpty);
+  for (const char* name : {"--experiment", "--nodes", "--max-distance", "--cost-factors", "--topologies", "--trees",
+                           "--operations", "--memory-check"})
+    distances->excludes(cmd->get_option(name));
+  distances->excludes(seed);
+  add_number(cmd, "--root", o.root, "the root's node (--distances)", decimal(0, 8191))->needs(distances);
+  cmd->add_option("--steps", o.steps,
+                  "after the Balanced-Path tree (--distances): swap A B; join V; leave V; raise A B DISTANCE "
+                  "(`;` or `/` between steps)")
+      ->check(kNonEmpty)
+      ->needs(distances);
+  cmd->add_option("--swapping", o.swapping, "the search that repairs a leave or a dearer edge (--distances)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"family", "path", "leaf", "position"}))
+      ->needs(distances);
   cmd->add_flag("--json", o.json, "print JSON");
   return cmd;
 }

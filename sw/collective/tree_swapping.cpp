@@ -122,6 +122,7 @@ SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& list, Cos
   for (const NodePair& s : list) {
     const Cost c = trial(t, s);
     ++o.steps;
+    o.trials.push_back({s, c});
     if (c <= target) {
       best = s;
       best_cost = c;
@@ -145,19 +146,21 @@ SwapOutcome adapt_edge(AdaptiveTree& t, Swapping s, Node a, Node b, Cost target)
   return search_swaps(t, candidates(s, t, a, b), target);
 }
 
-SwapOutcome join_and_adapt(AdaptiveTree& t, Node v) {
+SwapOutcome join_and_adapt(AdaptiveTree& t, Node v, const BeforeSearch& before_search) {
   const Cost target = t.cost();
   t.join(v);
-  if (t.cost() <= target) return SwapOutcome{t.cost(), t.cost(), 0, true, std::nullopt};
+  if (before_search) before_search(t);
+  if (t.cost() <= target) return SwapOutcome{t.cost(), t.cost(), 0, true, std::nullopt, {}};
   return search_swaps(t, position_candidates(t, v), target);
 }
 
-SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s) {
+SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s, const BeforeSearch& before_search) {
   if (s != Swapping::Path && s != Swapping::Position)
     throw std::invalid_argument("a leave is repaired by Path or Position swapping");
   const Cost target = t.cost();
   const std::optional<Node> r = t.leave(v);
-  if (!r || t.cost() <= target) return SwapOutcome{t.cost(), t.cost(), 0, true, std::nullopt};
+  if (before_search) before_search(t);
+  if (!r || t.cost() <= target) return SwapOutcome{t.cost(), t.cost(), 0, true, std::nullopt, {}};
   const std::vector<NodePair> list = s == Swapping::Path
                                          ? alternate(t, *r, ancestors(t, *r), *r, longest_path_down(t, *r))
                                          : position_candidates(t, *r);

@@ -3,6 +3,7 @@
 // one search tries them against a target cost.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,12 +29,19 @@ std::vector<NodePair> leaf_candidates(const AdaptiveTree& t, Node a, Node b);
 std::vector<NodePair> position_candidates(const AdaptiveTree& t, Node m);
 std::vector<NodePair> candidates(Swapping s, const AdaptiveTree& t, Node a, Node b);
 
+// One trial of a search: the swap and the tree's cost with it.
+struct SwapTrial {
+  NodePair swap;
+  Cost cost = 0;
+};
+
 struct SwapOutcome {
   Cost cost_before = 0;  // when the search started (the increased cost)
   Cost cost_after = 0;
   int steps = 0;                   // trials: swap, cost, undo
   bool reached_target = false;     // a trial had cost <= target and was kept
   std::optional<NodePair> applied;  // the swap left in place, if any
+  std::vector<SwapTrial> trials;    // in order, as the paper's worked examples list them
 };
 
 // Tries each candidate in order; keeps the first whose cost is <= target and stops. If
@@ -45,10 +53,14 @@ SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& candidate
 // before the rise.
 SwapOutcome adapt_edge(AdaptiveTree& t, Swapping s, Node a, Node b, Cost target);
 
+// Sees the tree after a join or leave, before the search repairs it (the paper's Tables 4
+// and 7).
+using BeforeSearch = std::function<void(const AdaptiveTree&)>;
+
 // Join with Position_Swapping on the newcomer, run only if the join raised the cost (A4).
-SwapOutcome join_and_adapt(AdaptiveTree& t, Node v);
+SwapOutcome join_and_adapt(AdaptiveTree& t, Node v, const BeforeSearch& before_search = {});
 // Leave; the node moved into the hole is then swapped by Path_Swapping (its ancestors
 // alternating with its longest path down) or Position_Swapping, only if the cost rose.
-SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s);
+SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s, const BeforeSearch& before_search = {});
 
 }  // namespace meshsync::adaptive

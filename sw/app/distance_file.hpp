@@ -1,0 +1,15 @@
+// A distance matrix from a CSV file (`adaptive-tree --distances`): one row per line, the
+// distances d(u, v) of row u separated by commas, whole numbers from 0 to 10^6; blank
+// lines and lines starting with # are left out. Square, 2 to 8192 nodes.
+#pragma once
+
+#include <string>
+
+#include "../collective/adaptive_tree.hpp"
+
+namespace meshsync {
+
+// Throws ConfigError naming the file, and the line and column of a bad entry.
+adaptive::DistanceMatrix read_distance_file(const std::string& path);
+
+}  // namespace meshsync
