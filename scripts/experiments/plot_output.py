@@ -98,10 +98,11 @@ class Point:
         self.saturated = saturated
         self.mean, self.half = mean_interval(values) if values and not saturated else (None, None)
 
-    def cell(self, digits=1, unit=""):
-        """The point in a summary table: 'mean ± half', 'mean' for one sample, or 'sat.'."""
+    def cell(self, digits=1, unit="", saturated="sat."):
+        """The point in a summary table: 'mean ± half', 'mean' for one sample, or 'sat.'
+        (with how many of the samples saturated when not all)."""
         if self.saturated:
-            return "sat." if self.saturated == self.n else f"sat. ({self.saturated} of {self.n})"
+            return saturated if self.saturated == self.n else f"{saturated} ({self.saturated} of {self.n})"
         if self.half is None:
             return f"{self.mean:.{digits}f}{unit}"
         return f"{self.mean:.{digits}f} ± {self.half:.{digits}f}{unit}"
@@ -169,6 +170,9 @@ def plot_series(ax, points, fmt="o-", color=None, label=None, row=0, **style):
             0, -row * (size + 2) / 72, ax.figure.dpi_scale_trans)
         (marks,) = ax.plot(sat, [1.0] * len(sat), SATURATED_MARKER, mfc="none", color=color, ms=size,
                            transform=transform, clip_on=False, label="_saturated")
+        # the x axis reaches them (a y in axes fraction leaves them out of the data limits)
+        ax.update_datalim([(x, 0) for x in sat], updatex=True, updatey=False)
+        ax.autoscale_view()
         if not any(line.get_label() == "saturated" for line in ax.lines):
             ax.plot([], [], SATURATED_MARKER, mfc="none", color="black", ms=size, ls="none", label="saturated")
     return curve, marks
