@@ -8,6 +8,7 @@ that a full disk never leaves a cut PNG or table under the name; a failure is on
 Means over seeds or runs with a 95% Student-t interval (mean_interval, over_seeds, Point)
 and curves drawn with those intervals as error bars, saturated points marked on the top
 edge of the axes (plot_series)."""
+import json
 import math
 import os
 import sys
@@ -112,9 +113,12 @@ class Point:
 
 
 def flattened_list(row, prefix, field=None):
-    """The list a sweep's CSV row holds flattened as PREFIX.0[.FIELD], PREFIX.1[.FIELD],
-    ... (`schemes.0.runs`, "latency_cycles"; `algorithms.0.batch_means_cycles`), as
-    numbers, up to the first index the row does not have or leaves empty."""
+    """A list from a sweep's CSV row, as numbers: a list of objects is flattened into
+    PREFIX.0.FIELD, PREFIX.1.FIELD, ... (`schemes.0.runs`, "latency_cycles"), read up to
+    the first index the row does not have or leaves empty; a list of numbers is one
+    column PREFIX holding it as JSON (`algorithms.0.batch_means_cycles`: "[69.95,67.5]")."""
+    if field is None and row.get(prefix, "").startswith("["):
+        return [float(v) for v in json.loads(row[prefix])]
     values = []
     while True:
         key = f"{prefix}.{len(values)}" + (f".{field}" if field else "")
@@ -176,3 +180,11 @@ def plot_series(ax, points, fmt="o-", color=None, label=None, row=0, **style):
         if not any(line.get_label() == "saturated" for line in ax.lines):
             ax.plot([], [], SATURATED_MARKER, mfc="none", color="black", ms=size, ls="none", label="saturated")
     return curve, marks
+
+
+def legend(ax, target=None, **kwargs):
+    """`ax`'s legend (on `target`, a figure, when given) with the 'saturated' entry last,
+    after the curves it marks."""
+    handles, labels = ax.get_legend_handles_labels()
+    pairs = sorted(zip(handles, labels), key=lambda hl: hl[1] == "saturated")
+    return (target or ax).legend([h for h, _ in pairs], [lab for _, lab in pairs], **kwargs)

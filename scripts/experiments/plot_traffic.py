@@ -129,10 +129,8 @@ def main():
                          f"{pt.cell()} |")
         lines.append("")
     n = "/".join(str(k) for k in sorted(seeds)) or "-"
-    handles, labels = axes[0].get_legend_handles_labels()
-    order = ("meshsync", "BookSim2", "saturated", "meshsync saturation rate", "BookSim2 saturation rate")
-    handles, labels = zip(*sorted(zip(handles, labels), key=lambda hl: order.index(hl[1]) if hl[1] in order else 9))
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
+    plot_output.legend(axes[0], fig, loc="lower center", ncol=len(axes[0].get_legend_handles_labels()[1]), fontsize=8,
+                       frameon=False)
     fig.suptitle(f"Mean over {n} seeds with its 95% interval (Student's t); a triangle on the top edge: "
                  "a rate where a seed saturated (meshsync) or was unstable (BookSim2)", fontsize=8, y=0.995)
     fig.tight_layout(rect=(0, 0.07, 1, 0.97))

@@ -113,6 +113,8 @@ assert (fully.n, fully.saturated) == (1, 1)
 assert [p.cell() for p in points] == ["50.0", "2.0 ± 2.5", "sat. (1 of 2)", "sat."]
 assert plot_output.flattened_list({"a.0.x": "1", "a.1.x": "2.5", "a.2.x": ""}, "a", "x") == [1, 2.5]
 assert plot_output.flattened_list({"b.0": "4", "b.1": "5"}, "b") == [4, 5]
+assert plot_output.flattened_list({"c": "[69.95,67.5]", "c.0": "1"}, "c") == [69.95, 67.5]
+assert plot_output.flattened_list({"c": "[]"}, "c") == []
 
 # The curve: error bars on the unsaturated means; saturated points on the top edge of the
 # axes at their x, hollow triangles, whatever the y limits are set to afterwards; one
@@ -138,5 +140,6 @@ for x, (px, py) in zip([0.3, 0.4], marks.get_transform().transform(marks.get_xyd
 assert py2 < top - 1  # the second series' row just below the edge
 labels = ax.get_legend_handles_labels()[1]
 assert labels.count("saturated") == 1 and "a" in labels and "b" in labels, labels
+assert [t.get_text() for t in plot_output.legend(ax).get_texts()] == ["a", "b", "saturated"]
 plt.close(fig)
 print("plot_output: ok")
