@@ -131,8 +131,9 @@ def main():
     n = "/".join(str(k) for k in sorted(seeds)) or "-"
     plot_output.legend(axes[0], fig, loc="lower center", ncol=len(axes[0].get_legend_handles_labels()[1]), fontsize=8,
                        frameon=False)
-    fig.suptitle(f"Mean over {n} seeds with its 95% interval (Student's t); a triangle on the top edge: "
-                 "a rate where a seed saturated (meshsync) or was unstable (BookSim2)", fontsize=8, y=0.995)
+    fig.suptitle(f"Mean over {n} seeds with its 95% interval (Student's t); a triangle on the top edge: a rate "
+                 "where a seed saturated" + (" (meshsync) or was unstable (BookSim2)" if booksim else ""),
+                 fontsize=8, y=0.995)
     fig.tight_layout(rect=(0, 0.07, 1, 0.97))
     plot_output.save(fig, out / "traffic.png", dpi=100)
     plt.close(fig)
