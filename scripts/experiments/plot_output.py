@@ -58,7 +58,7 @@ def write_summary(out, lines, times_heading=None):
 # t(0.975, df), the two-sided 95% quantile of Student's t with df degrees of freedom, for
 # df 1-30 and some larger df (from any statistics table). A df between two entries takes
 # the smaller one's value, which is the larger t: the interval is a little wider, never
-# narrower, than the exact one (at most 0.5% for df > 30).
+# narrower, than the exact one (by at most 1% for df > 30).
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
         10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
         18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060,
@@ -104,6 +104,8 @@ class Point:
         (with how many of the samples saturated when not all)."""
         if self.saturated:
             return saturated if self.saturated == self.n else f"{saturated} ({self.saturated} of {self.n})"
+        if self.mean is None:
+            return "-"  # no samples
         if self.half is None:
             return f"{self.mean:.{digits}f}{unit}"
         return f"{self.mean:.{digits}f} ± {self.half:.{digits}f}{unit}"
@@ -158,7 +160,7 @@ def plot_series(ax, points, fmt="o-", color=None, label=None, row=0, **style):
     series share the axes. The first series with a saturated point adds one legend entry,
     'saturated', for all of them. Returns (the errorbar container or None, the saturated
     markers' line or None)."""
-    ok = [p for p in points if not p.saturated]
+    ok = [p for p in points if p.mean is not None]
     curve = None
     if ok:
         curve = ax.errorbar([p.x for p in ok], [p.mean for p in ok],

@@ -111,6 +111,7 @@ assert three.mean == 2 and close(three.half, 4.303 / math.sqrt(3)) and three.n =
 assert (partly.mean, partly.half, partly.n, partly.saturated) == (None, None, 2, 1)
 assert (fully.n, fully.saturated) == (1, 1)
 assert [p.cell() for p in points] == ["50.0", "2.0 ± 2.5", "sat. (1 of 2)", "sat."]
+assert plot_output.Point(0.5, []).cell() == "-"  # no samples: no mean, not saturated
 assert plot_output.flattened_list({"a.0.x": "1", "a.1.x": "2.5", "a.2.x": ""}, "a", "x") == [1, 2.5]
 assert plot_output.flattened_list({"b.0": "4", "b.1": "5"}, "b") == [4, 5]
 assert plot_output.flattened_list({"c": "[69.95,67.5]", "c.0": "1"}, "c") == [69.95, 67.5]
