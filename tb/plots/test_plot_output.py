@@ -61,8 +61,6 @@ with tempfile.TemporaryDirectory() as d:
     assert sorted(os.listdir(d)) == ["figure.png", "summary.md", "times.txt"], os.listdir(d)
 
 # The statistics and the curve, in this process.
-import matplotlib  # noqa: E402
-
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
