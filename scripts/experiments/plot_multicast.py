@@ -77,12 +77,16 @@ def main():
         rates = sorted({r for a in ALGOS for r in data[a]})
         fig_, ax = plt.subplots(figsize=(6, 4.2))
         batches = set()
-        for i, a in enumerate(ALGOS):
+        row = 0
+        for a in ALGOS:
             style, color = STYLE[a]
-            # saturated points on the top edge, one row of triangles per algorithm
-            plot_output.plot_series(ax, [data[a][r] for r in rates if r in data[a]], style, color=color,
-                                    label=a.upper(), row=i)
+            # saturated points on the top edge, a row of triangles for each algorithm with any
+            _, marks = plot_output.plot_series(ax, [data[a][r] for r in rates if r in data[a]], style, color=color,
+                                               label=a.upper(), row=row)
+            row += marks is not None
             batches |= {p.n for p in data[a].values() if not p.saturated}
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, high + 0.04 * row * (high - low))  # room for the rows of triangles
         ax.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
         ax.set_xlabel("offered traffic (multicasts/node/cycle)")
         ax.set_ylabel("mean multicast latency (cycles)")
