@@ -22,7 +22,7 @@ STYLE = {"binomial": ("tab:blue", "o-"), "adaptive": ("tab:orange", "s--"), "two
 
 
 def algos(doc):
-    return [a["algo"] for a in doc["algorithms"]]
+    return [a["algorithm"] for a in doc["algorithms"]]
 
 
 def write_csv(path, header, rows):
@@ -49,7 +49,7 @@ def load(out, name):
 
 
 def runs(doc, algo):
-    return next(a["runs"] for a in doc["algorithms"] if a["algo"] == algo)
+    return next(a["runs"] for a in doc["algorithms"] if a["algorithm"] == algo)
 
 
 def size(out, lines):
@@ -65,7 +65,7 @@ def size(out, lines):
             ts = r.get("two_stage", {})
             kind = "tuned" if ts.get("fallback") else ("two-stage" if ts else "")
             rows.append([mesh, d["ranks"], a, r["latency_cycles"], r["rank1_cycles"], r["last_rank_cycles"],
-                         r["median_cycles"], round(r["max_deviation_from_median"], 4), r["messages"], r["hops"],
+                         r["median_cycles"], round(r["max_deviation_from_median_ratio"], 4), r["messages"], r["hops"],
                          kind, ts.get("max_penalty_rounds", "")])
     rows.sort(key=lambda r: (r[0], r[1], r[2]))
     write_csv(out / "size.csv", ["mesh", "ranks", "algo", "latency", "rank1", "last_rank", "median",
@@ -116,17 +116,18 @@ def ranks(out, lines):
               "|---|---|---|---|---|---|---|---|---|---|"]
     for a in algos(d):
         r = runs(d, a)[0]
-        comp = [x["completion"] for x in r["ranks"]]
-        recv = [x["received"] for x in r["ranks"]]
+        comp = [x["completion_cycle"] for x in r["ranks"]]
+        recv = [x["received_cycle"] for x in r["ranks"]]
         for k, x in enumerate(r["ranks"]):
-            rows.append([a, k, x["node"][0], x["node"][1], x["received"], x["forwarded"], x["completion"]])
+            rows.append([a, k, x["node"][0], x["node"][1], x["received_cycle"], x["forwarded_cycle"],
+                         x["completion_cycle"]])
         color, style = STYLE[a]
         ax.plot(range(len(comp)), comp, ".", color=color, label=f"{a}: completion")
         ax.plot(range(len(recv)), recv, "x", color=color, alpha=0.5, markersize=3, label=f"{a}: message received")
         med = statistics.median(comp[1:])
         lines.append(f"| {a} | {comp[1]} | {comp[98]} | {100 * (comp[98] - comp[1]) / comp[98]:.1f}% | {recv[1]} | "
                      f"{recv[98]} | {100 * (recv[98] - recv[1]) / recv[98]:.1f}% | {med:g} | "
-                     f"{100 * r['max_deviation_from_median']:.1f}% | {r['latency_cycles']} |")
+                     f"{100 * r['max_deviation_from_median_ratio']:.1f}% | {r['latency_cycles']} |")
     write_csv(out / "ranks.csv", ["algo", "rank", "x", "y", "received", "forwarded", "completion"], rows)
     ax.set_xlabel("rank")
     ax.set_ylabel("cycles after the common start")
@@ -164,6 +165,9 @@ def slow(out, lines):
 
 
 def loss(out, lines):
+    """Penalty rounds and latency against loss; each value the mean over the point's
+    broadcasts (a broadcast's k_r the mean over its ranks but the root) with its 95%
+    Student-t interval over them (plot_output.mean_interval)."""
     files = sorted((out / "loss").glob("*.json"), key=lambda f: float(f.stem))
     if not files:
         return
@@ -171,28 +175,35 @@ def loss(out, lines):
     for f in files:
         d = json.loads(f.read_text())
         rs = runs(d, "twostage")
-        pen = [x["penalty_rounds"] for r in rs for k, x in enumerate(r["ranks"]) if k != d["root"]]
-        lat = [r["latency_cycles"] for r in rs]
+        pen = [[x["penalty_rounds"] for k, x in enumerate(r["ranks"]) if k != d["root_rank"]] for r in rs]
+        e = float(f.stem)
+        k_r = plot_output.Point(e, [statistics.mean(p) for p in pen])
+        latency = plot_output.Point(e, [r["latency_cycles"] for r in rs])
         kept = sum(r["two_stage"]["copies_kept"] for r in rs)
         lost = sum(r["two_stage"]["copies_lost"] for r in rs)
-        e = float(f.stem)
-        rows.append([e, len(rs), statistics.mean(pen), max(pen), e / (1 - e), statistics.mean(lat), kept, lost])
-    write_csv(out / "loss.csv", ["loss", "broadcasts", "mean_penalty_rounds", "max_penalty_rounds",
-                                 "e_over_1_minus_e", "mean_latency", "copies_kept", "copies_lost"], rows)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-    axes[0].plot([r[0] for r in rows], [r[2] for r in rows], "^-", color="tab:green", label="mean k_r (simulated)")
+        rows.append([e, len(rs), k_r, max(max(p) for p in pen), e / (1 - e), latency, kept, lost])
+    half = lambda p: "" if p.half is None else p.half  # noqa: E731
+    write_csv(out / "loss.csv", ["loss", "broadcasts", "mean_penalty_rounds", "mean_penalty_rounds_95_half_width",
+                                 "max_penalty_rounds", "e_over_1_minus_e", "mean_latency",
+                                 "mean_latency_95_half_width", "copies_kept", "copies_lost"],
+              [[r[0], r[1], r[2].mean, half(r[2]), r[3], r[4], r[5].mean, half(r[5]), r[6], r[7]] for r in rows])
+    n = "/".join(str(k) for k in sorted({r[1] for r in rows}))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
+    plot_output.plot_series(axes[0], [r[2] for r in rows], "^-", color="tab:green", label="mean k_r (simulated)")
     axes[0].plot([r[0] for r in rows], [r[4] for r in rows], "k:", label="e / (1 - e) (B1)")
     axes[0].set_ylabel("penalty rounds")
-    axes[1].plot([r[0] for r in rows], [r[5] for r in rows], "^-", color="tab:green", label="two-stage latency")
+    plot_output.plot_series(axes[1], [r[5] for r in rows], "^-", color="tab:green", label="two-stage latency")
     axes[1].set_ylabel("broadcast latency (cycles)")
     for ax in axes:
         ax.set_xlabel("extra multicast loss e at the NIs")
+    fig.suptitle(f"mean over {n} broadcasts (one seed) with its 95% interval", fontsize=9)
     finish(fig, axes, out / "broadcast-loss.png")
-    lines += ["### Two-stage broadcast against multicast loss (116 ranks on 32x32, 2 bytes, 5 broadcasts a point)", "",
+    lines += [f"### Two-stage broadcast against multicast loss (116 ranks on 32x32, 2 bytes, {n} broadcasts a point)",
+              "", f"Mean k_r and mean latency: mean ± 95% interval over the {n} broadcasts of a point (one seed).", "",
               "| loss e | mean k_r | e/(1-e) | max k_r | mean latency | copies kept | copies lost |",
               "|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r[0]:g} | {r[2]:.2f} | {r[4]:.2f} | {r[3]} | {r[5]:.0f} | {r[6]} | {r[7]} |")
+        lines.append(f"| {r[0]:g} | {r[2].cell(2)} | {r[4]:.2f} | {r[3]} | {r[5].cell(0)} | {r[6]} | {r[7]} |")
     lines.append("")
 
 
@@ -221,6 +232,8 @@ def swapping(out, lines):
     finish(fig, axes, out / "broadcast-swapping.png")
     lines += [f"### Swapping (Figueira & Mendes Figs. 7-8): {d['nodes']} nodes, max distance {d['max_distance']}, "
               f"{d['topologies']} topologies", "",
+              "Means over the topologies as `meshsync adaptive-tree` reports them; it reports no spread, so no "
+              "interval.", "",
               "| cost factor | strategy | raised | gain | steps | benefit | back at target |", "|---|---|---|---|---|---|---|"]
     for p in pts:
         lines.append(f"| {p['cost_factor']} | {p['swapping']} | {p['raised']} | {p['gain']:.3f} | {p['steps']:.1f} | "
@@ -251,6 +264,8 @@ def churn(out, lines):
     finish(fig, [ax], out / "broadcast-churn.png")
     lines += [f"### Joins and leaves (Figueira & Mendes Fig. 9): {docs[0]['trees']} trees, "
               f"{docs[0]['operations']} operations", "",
+              "Means over the trees as `meshsync adaptive-tree` reports them; it reports no spread, so no interval.",
+              "",
               "| max distance | policy (join/leave) | final cost | mean cost | steps per operation |",
               "|---|---|---|---|---|"]
     for r in rows:

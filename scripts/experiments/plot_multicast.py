@@ -6,6 +6,12 @@ Reads OUT/fig{3,4,5,6}.csv (one row per algorithm and offered load, `meshsync mu
 multicast latency against offered load, as the QG paper's Figs. 3-6) and OUT/summary.md:
 per figure the latencies, who wins at the lowest and at the highest load any algorithm
 still carries, and where two curves cross.
+
+The experiment runs one seed a point; the interval is the batch-means one: the mean of
+the run's batch means (its mean latency) with the 95% Student-t interval over them
+(plot_output.mean_interval), t(0.975, batches - 1) times the standard error the program
+reports. A saturated point has no latency: a triangle on the top edge, "sat." in the
+tables.
 """
 import csv
 import sys
@@ -24,14 +30,16 @@ FIGS = {"3": ("10x10", 10), "4": ("10x10", 20), "5": ("16x16", 10), "6": ("16x16
 
 
 def load(path):
-    """{algo: {rate: (latency, stderr, saturated)}}"""
+    """{algo: {rate: Point}}: the mean latency over the run's batch means with its 95%
+    interval, or a saturated point."""
     data = {a: {} for a in ALGOS}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             a = r["algorithms.0.algorithm"]
-            data[a][float(r["rate"])] = (float(r["algorithms.0.latency_avg"]),
-                                         float(r["algorithms.0.latency_stderr"]),
-                                         r["algorithms.0.saturated"] == "true")
+            batches = plot_output.flattened_list(r, "algorithms.0.batch_means_cycles")
+            saturated = r["algorithms.0.saturated"] == "true"
+            data[a][float(r["rate"])] = plot_output.Point(float(r["rate"]), [] if saturated else batches,
+                                                          1 if saturated else 0)
     return data
 
 
@@ -43,9 +51,9 @@ def crossings(data, rates):
             prev = None
             for r in rates:
                 la, lb = data[a].get(r), data[b].get(r)
-                if not la or not lb or la[2] or lb[2]:
+                if not la or not lb or la.saturated or lb.saturated:
                     continue
-                sign = la[0] < lb[0]
+                sign = la.mean < lb.mean
                 if prev is not None and sign != prev[1]:
                     low, high = (a, b) if sign else (b, a)
                     out.append(f"{low.upper()} drops below {high.upper()} between {prev[0]:g} and {r:g}")
@@ -54,7 +62,7 @@ def crossings(data, rates):
 
 
 def winner(data, r):
-    alive = [(data[a][r][0], a) for a in ALGOS if r in data[a] and not data[a][r][2]]
+    alive = [(data[a][r].mean, a) for a in ALGOS if r in data[a] and not data[a][r].saturated]
     return min(alive)[1].upper() if alive else None
 
 
@@ -68,31 +76,37 @@ def main():
         data = load(path)
         rates = sorted({r for a in ALGOS for r in data[a]})
         fig_, ax = plt.subplots(figsize=(6, 4.2))
-        for i, a in enumerate(ALGOS):
-            ok = [(r, data[a][r][0]) for r in rates if r in data[a] and not data[a][r][2]]
+        batches = set()
+        row = 0
+        for a in ALGOS:
             style, color = STYLE[a]
-            if ok:
-                ax.plot([r for r, _ in ok], [v for _, v in ok], style, color=color, label=a.upper())
-            sat = [r for r in rates if r in data[a] and data[a][r][2]]
-            if sat:  # saturated: crosses along the top edge, one row per algorithm
-                ax.plot(sat, [0.97 - 0.03 * i] * len(sat), "x", color=color, transform=ax.get_xaxis_transform())
+            # saturated points on the top edge, a row of triangles for each algorithm with any
+            _, marks = plot_output.plot_series(ax, [data[a][r] for r in rates if r in data[a]], style, color=color,
+                                               label=a.upper(), row=row)
+            row += marks is not None
+            batches |= {p.n for p in data[a].values() if not p.saturated}
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, high + 0.04 * row * (high - low))  # room for the rows of triangles
         ax.ticklabel_format(axis="x", style="sci", scilimits=(0, 0))
         ax.set_xlabel("offered traffic (multicasts/node/cycle)")
         ax.set_ylabel("mean multicast latency (cycles)")
-        ax.set_title(f"Fig. {fig}: {mesh}, {k} destinations, 32 flits, start-up 33 (x: saturated)", fontsize=9)
+        n = "/".join(str(b) for b in sorted(batches)) or "-"
+        ax.set_title(f"Fig. {fig}: {mesh}, {k} destinations, 32 flits, start-up 33\n"
+                     f"one seed; mean with its 95% interval over {n} batch means", fontsize=9)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
+        plot_output.legend(ax, fontsize=8)
         fig_.tight_layout()
         plot_output.save(fig_, out / f"fig{fig}.png", dpi=120)
         plt.close(fig_)
 
         lines += [f"### Fig. {fig}: {mesh}, {k} destinations", "",
+                  f"Mean latency ± 95% interval over the {n} batch means of one seed; sat.: saturated.", "",
                   "| load | DP | MP | CP | QG | best |", "|---|---|---|---|---|---|"]
         for r in rates:
             cells = []
             for a in ALGOS:
                 v = data[a].get(r)
-                cells.append("-" if v is None else ("saturated" if v[2] else f"{v[0]:.0f} ± {v[1]:.0f}"))
+                cells.append("-" if v is None else v.cell(0))
             lines.append(f"| {r:g} | " + " | ".join(cells) + f" | {winner(data, r) or '-'} |")
         carried = [r for r in rates if winner(data, r)]
         lines.append("")
@@ -100,7 +114,7 @@ def main():
             lines.append(f"Lowest load {carried[0]:g}: {winner(data, carried[0])} wins; highest load an algorithm "
                          f"still carries, {carried[-1]:g}: {winner(data, carried[-1])} wins.")
         for a in ALGOS:
-            sat = [r for r in rates if r in data[a] and data[a][r][2]]
+            sat = [r for r in rates if r in data[a] and data[a][r].saturated]
             if sat:
                 lines.append(f"{a.upper()} saturated from {sat[0]:g}.")
         cross = crossings(data, rates)

@@ -3,9 +3,11 @@
 
 Reads OUT/{uniform,transpose,hotspot}.csv (one row per rate and seed, `meshsync traffic
 --json` flattened), OUT/times.txt and, when the script measured it, OUT/booksim.csv;
-writes OUT/traffic.png (three panels: mean latency against offered load, saturated points
-as hollow markers on the top edge, BookSim2's saturation rate as a vertical line) and
-OUT/summary.md: per pattern a table over the seeds and the saturation rates.
+writes OUT/traffic.png (three panels: mean latency over the seeds against offered load,
+with its 95% interval; a rate where a seed saturated as a hollow triangle on the top
+edge, its latency left out; BookSim2's saturation rate as a vertical line) and
+OUT/summary.md: per pattern a table over the seeds ("sat." where a seed saturated) and
+the saturation rates.
 
 meshsync's saturation rate of a pattern is the highest rate of the sweep below the run of
 rates, up to the sweep's last, at which some seed stops saturated (docs/traffic.md,
@@ -29,13 +31,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 PATTERNS = ("uniform", "transpose", "hotspot")
 
 def load(path):
-    """{rate: [(latency, offered, accepted, saturated), ...]} over the seeds"""
-    data = {}
+    """The sweep's rows (one per rate and seed): rate, latency, offered, accepted, saturated."""
     with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            data.setdefault(float(r["rate"]), []).append(
-                (float(r["latency_avg"]), float(r["offered"]), float(r["accepted"]), r["saturated"] == "true"))
-    return data
+        return [{"rate": float(r["rate"]), "latency": float(r["latency_avg_cycles"]),
+                 "offered": float(r["offered_flits_per_node_cycle"]),
+                 "accepted": float(r["accepted_flits_per_node_cycle"]), "saturated": r["saturated"] == "true"}
+                for r in csv.DictReader(f)]
 
 
 def saturation(rates, unstable):
@@ -58,61 +59,54 @@ def saturation_tail(rates, unstable):
 
 
 def load_booksim(path):
-    """{pattern: {rate: (stable seeds, seeds, latency mean, accepted mean over the stable)}}"""
-    rows = {p: {} for p in PATTERNS}
+    """{pattern: [Point of the latency over the seeds, one per rate]} and {pattern: {rate:
+    mean accepted over the stable seeds or None}}; an unstable seed counts as saturated."""
+    rows = {p: [] for p in PATTERNS}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
-            stable = r["stable"] == "true"
-            rows[r["pattern"]].setdefault(float(r["rate"]), []).append(
-                (float(r["latency_avg"]), float(r["accepted"])) if stable else None)
-    data = {p: {} for p in PATTERNS}
+            rows[r["pattern"]].append(r)
+    unstable = lambda r: r["stable"] != "true"  # noqa: E731
+    points = {p: plot_output.over_seeds(rows[p], lambda r: float(r["rate"]), "latency_avg", unstable)
+              for p in PATTERNS}
+    accepted = {p: {pt.x: None for pt in points[p]} for p in PATTERNS}
     for p in PATTERNS:
-        for rate, v in rows[p].items():
-            ok = [x for x in v if x]
-            data[p][rate] = (len(ok), len(v), mean(x[0] for x in ok) if ok else None,
-                             mean(x[1] for x in ok) if ok else None)
-    return data
+        for pt in points[p]:
+            acc = [float(r["accepted"]) for r in rows[p] if float(r["rate"]) == pt.x and not unstable(r)]
+            accepted[p][pt.x] = mean(acc) if acc else None
+    return points, accepted
 
 
 def main():
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "results/traffic")
     booksim_csv = out / "booksim.csv"
-    booksim = load_booksim(booksim_csv) if booksim_csv.exists() else None
+    booksim, bs_accepted = load_booksim(booksim_csv) if booksim_csv.exists() else (None, None)
     # BookSim2's points only where this run measured them (BOOKSIM=... for the script):
     # docs/results.md keeps the ones measured for it.
     bs_sat = {}
     for p in PATTERNS:
-        rs = sorted(booksim[p]) if booksim else []
-        bs_sat[p] = saturation(rs, lambda r, p=p: booksim[p][r][0] < booksim[p][r][1]) if rs else None
+        pts = {pt.x: pt for pt in booksim[p]} if booksim else {}
+        bs_sat[p] = saturation(sorted(pts), lambda r, pts=pts: pts[r].saturated > 0) if pts else None
     bs_source = "measured now (OUT/booksim.csv)" if booksim else "not measured (run with BOOKSIM=...)"
 
-    fig, axes = plt.subplots(1, 3, figsize=(12, 4.2))
+    fig, axes = plt.subplots(1, 3, figsize=(12, 4.4))
     lines = []
     sats = {}
+    seeds = set()
     for ax, p in zip(axes, PATTERNS):
         path = out / f"{p}.csv"
         if not path.exists():
             ax.set_visible(False)
             continue
-        data = load(path)
-        rates = sorted(data)
-        sat_any = {r: any(s for *_, s in data[r]) for r in rates}
-        sats[p] = saturation_tail(rates, lambda r: sat_any[r])
-        # the curve: mean over the seeds that ran to the end
-        ok = [r for r in rates if not all(x[3] for x in data[r])]
-        curve = [mean(x[0] for x in data[r] if not x[3]) for r in ok]
-        ax.plot(ok, curve, "o-", color="tab:blue", ms=4, label="meshsync (mean of unsaturated seeds)")
-        bad = [r for r in rates if sat_any[r]]
-        if bad:  # saturated: hollow markers along the top edge
-            ax.plot(bad, [0.96] * len(bad), "o", mfc="none", color="tab:blue", ms=5,
-                    transform=ax.get_xaxis_transform(), clip_on=False, label="a meshsync seed saturated")
-        top = max(curve) if curve else 0
-        if booksim:
-            brs = sorted(r for r in booksim[p] if booksim[p][r][0])
-            if brs:
-                ax.plot(brs, [booksim[p][r][2] for r in brs], "s--", color="tab:red", ms=3,
-                        label="BookSim2 (mean of stable seeds)")
-                top = max(top, max(booksim[p][r][2] for r in brs))
+        rows = load(path)
+        points = plot_output.over_seeds(rows, "rate", "latency", lambda r: r["saturated"])
+        seeds |= {pt.n for pt in points}
+        by_rate = {pt.x: pt for pt in points}
+        sats[p] = saturation_tail(sorted(by_rate), lambda r: by_rate[r].saturated > 0)
+        plot_output.plot_series(ax, points, "o-", color="tab:blue", ms=4, label="meshsync")
+        top = max((pt.mean + (pt.half or 0) for pt in points if not pt.saturated), default=0)
+        if booksim and booksim[p]:
+            plot_output.plot_series(ax, booksim[p], "s--", color="tab:red", ms=3, row=1, label="BookSim2")
+            top = max([top] + [pt.mean + (pt.half or 0) for pt in booksim[p] if not pt.saturated])
         if top:
             ax.set_ylim(0, top * 1.15)
         if bs_sat[p] is not None:
@@ -127,19 +121,20 @@ def main():
         ax.grid(True, alpha=0.3)
 
         lines += [f"### {p}", "",
-                  "| rate | offered | accepted | latency mean (min-max over seeds) | saturated |",
-                  "|---|---|---|---|---|"]
-        for r in rates:
-            v = data[r]
-            lat = [x[0] for x in v]
-            nsat = sum(1 for x in v if x[3])
-            lines.append(f"| {r:g} | {mean(x[1] for x in v):.4f} | {mean(x[2] for x in v):.4f} | "
-                         f"{mean(lat):.1f} ({min(lat):.1f}-{max(lat):.1f}) | "
-                         f"{'yes' if nsat == len(v) else ('no' if nsat == 0 else f'{nsat} of {len(v)} seeds')} |")
+                  "| rate | offered | accepted | latency (mean ± 95% interval over the seeds) |",
+                  "|---|---|---|---|"]
+        for pt in points:
+            v = [r for r in rows if r["rate"] == pt.x]
+            lines.append(f"| {pt.x:g} | {mean(r['offered'] for r in v):.4f} | {mean(r['accepted'] for r in v):.4f} | "
+                         f"{pt.cell()} |")
         lines.append("")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    n = "/".join(str(k) for k in sorted(seeds)) or "-"
+    plot_output.legend(axes[0], fig, loc="lower center", ncol=len(axes[0].get_legend_handles_labels()[1]), fontsize=8,
+                       frameon=False)
+    fig.suptitle(f"Mean over {n} seeds with its 95% interval (Student's t); a triangle on the top edge: a rate "
+                 "where a seed saturated" + (" (meshsync) or was unstable (BookSim2)" if booksim else ""),
+                 fontsize=8, y=0.995)
+    fig.tight_layout(rect=(0, 0.07, 1, 0.97))
     plot_output.save(fig, out / "traffic.png", dpi=100)
     plt.close(fig)
 
@@ -150,13 +145,14 @@ def main():
         lines.append(f"| {p} | {'-' if m is None else f'{m:g}'} | {'-' if b is None else f'{b:g}'} |")
     lines.append("")
     if booksim:
-        lines += ["BookSim2 (OUT/booksim.csv; latency and accepted: mean over the stable seeds):", "",
+        lines += ["BookSim2 (OUT/booksim.csv; latency: mean ± 95% interval over the seeds, none where a seed "
+                  "was unstable; accepted: mean over the stable seeds):", "",
                   "| pattern | rate | stable seeds | latency | accepted |", "|---|---|---|---|---|"]
         for p in PATTERNS:
-            for r in sorted(booksim[p]):
-                n, k, lat, acc = booksim[p][r]
-                lines.append(f"| {p} | {r:g} | {n} of {k} | "
-                             f"{'-' if lat is None else f'{lat:.1f}'} | {'-' if acc is None else f'{acc:.4f}'} |")
+            for pt in booksim[p]:
+                acc = bs_accepted[p][pt.x]
+                lines.append(f"| {p} | {pt.x:g} | {pt.n - pt.saturated} of {pt.n} | {pt.cell(saturated='unstable')} | "
+                             f"{'-' if acc is None else f'{acc:.4f}'} |")
         lines.append("")
     plot_output.write_summary(out, lines, "Wall time (`meshsync sweep --workers 2`):")
 
