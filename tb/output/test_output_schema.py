@@ -7,6 +7,7 @@ RTL co-simulation where the program has it).
 
 usage: test_output_schema.py MESHSYNC"""
 import json
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,7 @@ RUNS = [
     "bcast --mesh 4x4 --algo binomial,adaptive,twostage --repeat 2",
     "adaptive-tree --experiment swapping --topologies 2 --nodes 16",
     "adaptive-tree --experiment churn --nodes 16 --operations 10",
+    "adaptive-tree --distances docs/examples/adaptive-tree/table5.csv --steps 'join 8; leave 7; swap 5 6; raise 0 5 9'",
     "soak --mesh 4x4 --cycles 2000",
 ]
 # With the Verilated routers, where the program was built with them (not under the sanitizers).
@@ -60,7 +62,7 @@ RTL_RUNS = [
 
 
 def run(args):
-    r = subprocess.run([meshsync, *args], capture_output=True, text=True, timeout=600)
+    r = subprocess.run([meshsync, *args], capture_output=True, text=True, timeout=600, cwd=root)
     if r.returncode != 0:
         raise RuntimeError(f"meshsync {' '.join(args)}: exit {r.returncode}: {r.stderr.strip()}")
     return r.stdout
@@ -80,7 +82,7 @@ def check(what, doc, kind):
 has_rtl = "Verilator none" not in run(["--version"])
 seen = set()
 for line in RUNS + (RTL_RUNS if has_rtl else []):
-    args = line.split() + ["--json"]
+    args = shlex.split(line) + ["--json"]
     doc = json.loads(run(args))
     seen.add(doc.get("command"))
     if doc.get("command") != args[0]:
