@@ -48,6 +48,7 @@ std::string TreeStep::text() const {
 
 std::vector<TreeStep> parse_tree_steps(const std::string& text, std::size_t nodes) {
   std::vector<TreeStep> out;
+  if (text.empty()) return out;  // no --steps: the Balanced-Path tree alone
   std::string::size_type from = 0;
   while (from <= text.size()) {
     const std::string::size_type end = std::min(text.find_first_of(";/", from), text.size());
@@ -87,7 +88,8 @@ Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>&
   std::vector<bool> joins_later(d.size(), false);
   for (const TreeStep& s : steps)
     if (s.kind == TreeStep::Kind::Join) {
-      if (joins_later[s.a] || s.a == root) throw ConfigError("--steps: node " + std::to_string(s.a) + " joins twice");
+      if (s.a == root) throw ConfigError("--steps: '" + s.text() + "': the root is in the tree from the start");
+      if (joins_later[s.a]) throw ConfigError("--steps: node " + std::to_string(s.a) + " joins twice");
       joins_later[s.a] = true;
     }
   std::vector<Node> others;
@@ -106,7 +108,6 @@ Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>&
         t.swap_nodes(s.a, s.b);
         break;
       case TreeStep::Kind::Join:
-        if (t.contains(s.a)) refuse("the node is in the tree already");
         r.search = join_and_adapt(t, s.a, keep);
         break;
       case TreeStep::Kind::Leave: {

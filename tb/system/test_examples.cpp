@@ -121,7 +121,8 @@ TEST_CASE("examples: adaptive-tree --distances refuses bad input with one line",
   refused({"--distances", t1, "--steps", "raise 1 2 5"}, "not an edge");
   refused({"--distances", t1, "--steps", "swap 1"}, "2 number");
   refused({"--distances", t1, "--steps", "fly 1"}, "swap A B");
-  refused({"--distances", t1, "--steps", "join 3"}, "in the tree already");
+  refused({"--distances", t1, "--steps", "join 3; join 3"}, "joins twice");
+  refused({"--distances", t1, "--steps", "join 0"}, "root");
   refused({"--distances", t1, "--steps", "leave 3", "--swapping", "family"}, "path or position");
   refused({"--distances", t1, "--root", "8"}, "--root");
   refused({"--distances", t1, "--nodes", "16"}, "--nodes");
