@@ -5,6 +5,9 @@ Writing an experiment's figures and summary as meshsync writes its files
 that a full disk never leaves a cut PNG or table under the name; a failure is one
 `meshsync: error:` line and exit 2 (save, write_summary).
 
+Keeping docs/results.md true: every table an experiment's summary.md holds must be quoted
+there as it is (write_summary, stale_tables).
+
 Means over seeds or runs with a 95% Student-t interval (mean_interval, over_seeds, Point)
 and curves drawn with those intervals as error bars, saturated points marked on the top
 edge of the axes (plot_series)."""
@@ -39,9 +42,11 @@ def save(fig, path, **savefig_args):
     _write(path, lambda t: fig.savefig(t, format=suffix, **savefig_args))
 
 
-def write_summary(out, lines, times_heading=None):
+def write_summary(out, lines, times_heading=None, docs=None):
     """OUT/summary.md from `lines` (printed too); with `times_heading`, the wall times the
-    experiment script wrote to OUT/times.txt, one per line, under that heading."""
+    experiment script wrote to OUT/times.txt, one per line, under that heading. Then the
+    tables of docs/results.md that quote it are checked against it (stale_tables): a
+    difference is printed and the script exits 1, after the summary is written."""
     out = Path(out)
     times = out / "times.txt"
     if times_heading and times.exists():
@@ -49,6 +54,54 @@ def write_summary(out, lines, times_heading=None):
     text = "\n".join(lines) + "\n"
     _write(out / "summary.md", lambda t: Path(t).write_text(text))
     print("\n".join(lines))
+    docs = Path(docs) if docs else Path(__file__).resolve().parents[2] / "docs" / "results.md"
+    stale = stale_tables(text, docs.read_text())
+    if stale:
+        print(f"meshsync: error: {docs} is stale against {out / 'summary.md'}:", file=sys.stderr)
+        for problem in stale:
+            print(f"  {problem}", file=sys.stderr)
+        sys.exit(1)
+
+
+def tables(markdown):
+    """[(heading, header row, rows)] of every table in `markdown`; the heading is the nearest
+    one above, without its #s (a summary's ### meets the docs' ####)."""
+    found, heading, current = [], "", None
+    for line in markdown.splitlines():
+        if line.startswith("#"):
+            heading, current = line.lstrip("#").strip(), None
+        elif line.startswith("|"):
+            if current is None:
+                current = (heading, line.strip(), [])
+                found.append(current)
+            elif not set(line.replace("|", "").strip()) <= set("-: "):
+                current[2].append(line.strip())
+        else:
+            current = None
+    return found
+
+
+def stale_tables(summary, results):
+    """What keeps docs/results.md from quoting `summary`: each table of the summary must be
+    in docs/results.md, found by its header row (and by its heading where several tables
+    share the header), with the same rows in the same order. The numbers quoted in prose
+    are not checked."""
+    quoted = tables(results)
+    problems = []
+    for heading, header, rows in tables(summary):
+        same = [t for t in quoted if t[1] == header]
+        if len(same) > 1:
+            same = [t for t in same if t[0] == heading]
+        if len(same) != 1:
+            problems.append(f"'{heading}': {'no' if not same else 'no single'} table with the header {header}")
+            continue
+        if same[0][2] != rows:
+            theirs = same[0][2]
+            differ = [f"{a}  (docs: {b})" for a, b in zip(rows, theirs) if a != b]
+            if len(rows) != len(theirs):
+                differ.append(f"{len(rows)} rows, docs {len(theirs)}")
+            problems.append(f"'{heading}': " + "; ".join(differ[:3]))
+    return problems
 
 
 # Means over seeds (or runs, or batches) with a 95% interval, and curves whose saturated

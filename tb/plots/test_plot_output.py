@@ -29,7 +29,7 @@ import plot_output
 fig = plt.figure()
 plt.plot([0, 1], [1, 0])
 plot_output.save(fig, sys.argv[1], dpi=50)
-plot_output.write_summary(sys.argv[2], ["| a | b |", "|---|---|"], "Wall time:")
+plot_output.write_summary(sys.argv[2], ["| a | b |", "|---|---|"], "Wall time:", docs=sys.argv[3])
 """
 
 
@@ -39,14 +39,18 @@ def save(path, limit=None, summary_dir=None):
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # the write fails instead
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
     summary_dir = summary_dir or Path(path).parent
-    return subprocess.run([sys.executable, "-c", program, str(path), str(summary_dir)], capture_output=True,
-                          text=True, preexec_fn=preexec)
+    return subprocess.run([sys.executable, "-c", program, str(path), str(summary_dir), str(docs)],
+                          capture_output=True, text=True, preexec_fn=preexec)
 
 
 def refused(result):
     lines = result.stderr.strip().splitlines()
     return result.returncode == 2 and len(lines) == 1 and lines[0].startswith("meshsync: error: cannot write")
 
+
+docs_dir = tempfile.TemporaryDirectory()
+docs = Path(docs_dir.name) / "results.md"  # quotes the summary's table
+docs.write_text("# Results\n\n| a | b |\n|---|---|\n")
 
 with tempfile.TemporaryDirectory() as d:
     d = Path(d)
@@ -59,6 +63,10 @@ with tempfile.TemporaryDirectory() as d:
     assert refused(save(d / "no-such-dir" / "figure.png"))
     assert refused(save(d / "full.png", limit=1024))
     assert sorted(os.listdir(d)) == ["figure.png", "summary.md", "times.txt"], os.listdir(d)
+    # docs/results.md no longer quoting the summary: the summary is written, the script fails.
+    docs.write_text("# Results\n\n| a | c |\n|---|---|\n")
+    stale = save(d / "figure.png")
+    assert stale.returncode == 1 and "is stale against" in stale.stderr and (d / "summary.md").exists(), stale
 
 # The statistics and the curve, in this process.
 matplotlib.use("Agg")
@@ -141,4 +149,12 @@ labels = ax.get_legend_handles_labels()[1]
 assert labels.count("saturated") == 1 and "a" in labels and "b" in labels, labels
 assert [t.get_text() for t in plot_output.legend(ax).get_texts()] == ["a", "b", "saturated"]
 plt.close(fig)
+# docs/results.md against a summary: the same tables pass, whatever their heading level and
+# the prose around them; a changed number, a missing row or a missing table does not.
+summary = "### Fig. 3\n\n| rate | dp |\n|---|---|\n| 0.1 | 12 |\n| 0.2 | 15 |\n\n### Fig. 4\n\n| rate | dp |\n|---|---|\n| 0.1 | 20 |\n"
+results = "# R\n\nText.\n\n#### Fig. 3\n\n| rate | dp |\n|---|---|\n| 0.1 | 12 |\n| 0.2 | 15 |\n\nMore.\n\n#### Fig. 4\n\n| rate | dp |\n| --- | --- |\n| 0.1 | 20 |\n"
+assert plot_output.stale_tables(summary, results) == []
+assert "0.2 | 16" in plot_output.stale_tables(summary, results.replace("| 0.2 | 15 |", "| 0.2 | 16 |"))[0]
+assert "1 rows, docs 0" in plot_output.stale_tables(summary, results.replace("| 0.1 | 20 |", ""))[0]
+assert "no table" in plot_output.stale_tables(summary + "\n| x | y |\n|---|---|\n| 1 | 2 |\n", results)[0]
 print("plot_output: ok")
