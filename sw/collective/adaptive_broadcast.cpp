@@ -107,14 +107,17 @@ AdaptStep AdaptiveBroadcast::observe_links(const std::vector<LinkLatency>& links
 
 AdaptStep AdaptiveBroadcast::update_edges(const std::vector<EdgeCost>& edges, std::uint64_t jitter) {
   // The paper adapts to one link getting dearer at a time: each edge's new cost is applied
-  // alone, and a rise beyond jitter that raised the tree's cost is swapped for with the
-  // cost just before it as the target. A fall is only recorded (A3).
+  // alone, and a rise beyond jitter that puts a path through the edge above the tree's
+  // cost before this round is swapped for, with that cost as the target. The target is the
+  // round's, not the cost just before the edge: after a search that found nothing, the
+  // tree's cost already holds the first rise, and the later edges' rises would hide under
+  // it and never be searched. A fall is only recorded (A3).
   AdaptStep step;
   step.cost_before = tree_.cost();
+  const Cost target = step.cost_before;
   for (const EdgeCost& e : edges) {
     const std::uint32_t known = d_(e.a, e.b);
     if (e.cost == known) continue;
-    const Cost target = tree_.cost();
     d_.set(e.a, e.b, e.cost);
     // Still a tree edge? An earlier swap may have split the pair.
     const Position pb = tree_.position_of(e.b);
@@ -122,7 +125,7 @@ AdaptStep AdaptiveBroadcast::update_edges(const std::vector<EdgeCost>& edges, st
     if (tree_edge) tree_.edge_changed(pb);
     if (e.cost <= std::uint64_t{known} + jitter) continue;
     ++step.raised;
-    if (!tree_edge || tree_.cost() <= target) continue;
+    if (!tree_edge || tree_.subtree_cost(pb) <= target) continue;
     const SwapOutcome o = adapt_edge(tree_, swapping_, e.a, e.b, target);
     ++step.searches;
     step.steps += o.steps;

@@ -111,6 +111,16 @@ Cost AdaptiveTree::full_cost() const {
   return worst;
 }
 
+Cost AdaptiveTree::subtree_cost(Position p) const {
+  // The segment tree over [p, end): the usual bottom-up walk, both ends inward.
+  Cost best = 0;
+  for (std::size_t lo = cap_ + p, hi = cap_ + subtree_end(p, size()); lo < hi; lo >>= 1, hi >>= 1) {
+    if (lo & 1) best = std::max(best, max_[lo++]);
+    if (hi & 1) best = std::max(best, max_[--hi]);
+  }
+  return best;
+}
+
 void AdaptiveTree::set_path(Position p, Cost c) {
   path_[p] = c;
   std::size_t i = cap_ + p;

@@ -69,6 +69,9 @@ class AdaptiveTree {
   Cost cost() const { return max_[1]; }
   // Sum of d over the tree edges from the root to position p.
   Cost path_cost(Position p) const { return path_[p]; }
+  // The largest path cost in p's subtree: what the tree's cost would be if only the paths
+  // through p counted.
+  Cost subtree_cost(Position p) const;
   // (leaf node, its path cost) in ascending position: the paper's cost tables.
   std::vector<std::pair<Node, Cost>> leaf_costs() const;
   // The cost computed from scratch, for checking the incremental one.

@@ -192,6 +192,13 @@ TEST_CASE("adaptive tree: incremental cost equals a full recompute", "[broadcast
     else if (i % 10 == 7 && t.size() > 2) t.leave(u);
     else t.swap_nodes(u, v);
     REQUIRE(t.cost() == t.full_cost());
+    // Each subtree's largest path cost, against a walk over its positions.
+    for (Position p = 0; p < t.size(); p += 1 + static_cast<Position>(rng.below(7))) {
+      Cost most = 0;
+      for (Position q = p; q < subtree_end(p, t.size()); ++q) most = std::max(most, t.path_cost(q));
+      REQUIRE(t.subtree_cost(p) == most);
+    }
+    REQUIRE(t.subtree_cost(0) == t.cost());
   }
 }
 
