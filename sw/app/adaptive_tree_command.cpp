@@ -83,7 +83,8 @@ std::string state_text(const TreeState& t) {
 int run_walkthrough(const AdaptiveTreeOptions& o, std::chrono::steady_clock::time_point wall0) {
   DistanceMatrix d = read_distance_file(o.distances);
   const Swapping swapping = swapping_named(o.swapping);
-  const Walkthrough w = walk_tree(d, static_cast<adaptive::Node>(o.root), parse_tree_steps(o.steps, d.size()), swapping);
+  const Walkthrough w = walk_tree(d, static_cast<adaptive::Node>(o.root), parse_tree_steps(o.steps, d.size()), swapping,
+                                  parse_search_reading(o.params.reading));
   if (o.json) {
     json steps = json::array();
     for (const StepReport& r : w.steps) {
@@ -99,7 +100,7 @@ int run_walkthrough(const AdaptiveTreeOptions& o, std::chrono::steady_clock::tim
       steps.push_back(j);
     }
     json j{{"experiment", "steps"}, {"distances", o.distances}, {"nodes", d.size()}, {"root", o.root},
-           {"swapping", o.swapping}, {"balanced_path", state_json(w.balanced_path)}, {"steps", steps}};
+           {"swapping", o.swapping}, {"reading", o.params.reading}, {"balanced_path", state_json(w.balanced_path)}, {"steps", steps}};
     print_json_result(std::move(j), seconds_since(wall0));
     return 0;
   }
@@ -137,7 +138,8 @@ int run_adaptive_tree(const AdaptiveTreeOptions& o) {
   const bool swapping = p.experiment == "swapping";
   const double wall = seconds_since(wall0);
   if (o.json) {
-    json j{{"experiment", p.experiment}, {"nodes", p.nodes}, {"max_distance", p.max_distance}, {"seed", p.seed}};
+    json j{{"experiment", p.experiment}, {"nodes", p.nodes}, {"max_distance", p.max_distance}, {"seed", p.seed},
+           {"reading", p.reading}};
     if (swapping) {
       j["topologies"] = p.topologies;
       j["points"] = swapping_json(r.swapping);
@@ -149,8 +151,8 @@ int run_adaptive_tree(const AdaptiveTreeOptions& o) {
     print_json_result(std::move(j), wall);
     return 0;
   }
-  fmt::print("adaptive binomial tree, {} experiment: {} nodes, distances uniform in [0, {}], seed {}\n", p.experiment,
-             p.nodes, p.max_distance, p.seed);
+  fmt::print("adaptive binomial tree, {} experiment: {} nodes, distances uniform in [0, {}], seed {}, reading {}\n",
+             p.experiment, p.nodes, p.max_distance, p.seed, p.reading);
   fmt::print("{}wall time {:.3f} s\n", swapping ? swapping_table(r.swapping) : churn_table(r.churn), wall);
   return 0;
 }

@@ -359,6 +359,11 @@ CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
   cmd->add_flag("--memory-check,!--no-memory-check", o.memory_check,
                 "refuse a distance matrix that may not fit in the memory available (the default)");
   auto* seed = add_seed(cmd, o.params.seed, "seed of the matrices, edges and operations");
+  cmd->add_option("--reading", o.params.reading,
+                  "when a search changes the tree: guarded (the cheapest trial only if it lowers the cost; a join "
+                  "searches only if it raised the cost) or paper (the cheapest always; a join always searches)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"guarded", "paper"}));
   // A worked example instead: the options of the random experiments would change nothing.
   auto* distances = cmd->add_option("--distances", o.distances,
                                     "a distance matrix (CSV, one row per line): print its Balanced-Path tree and "

@@ -50,7 +50,7 @@ std::vector<SwappingPoint> run_swapping_experiment(const SwappingParams& p) {
         t.edge_changed(pos);
         const Cost increased = t.cost();
         if (increased <= target) continue;
-        const SwapOutcome o = adapt_edge(t, s, a, b, target);
+        const SwapOutcome o = adapt_edge(t, s, a, b, target, p.reading);
         ++out.raised;
         out.gain += static_cast<double>(increased - t.cost()) / static_cast<double>(increased);
         out.steps += o.steps;
@@ -99,12 +99,13 @@ std::vector<ChurnPoint> run_churn_experiment(const ChurnParams& p) {
         // A tree of the root alone has nobody to lose: it gains one instead.
         if (op.join || t.size() < 2) {
           if (out.policy == ChurnPolicy::None) t.join(next++);
-          else steps += join_and_adapt(t, next++).steps;
+          else steps += join_and_adapt(t, next++, {}, p.reading).steps;
         } else {
           const Node v = t.at(static_cast<Position>(1 + op.pick % (t.size() - 1)));
           if (out.policy == ChurnPolicy::None) t.leave(v);
           else
-            steps += leave_and_adapt(t, v, out.policy == ChurnPolicy::PositionPath ? Swapping::Path : Swapping::Position)
+            steps += leave_and_adapt(t, v, out.policy == ChurnPolicy::PositionPath ? Swapping::Path : Swapping::Position,
+                                     {}, p.reading)
                          .steps;
         }
         cost_sum += static_cast<double>(t.cost());

@@ -21,6 +21,7 @@ struct SwappingParams {
   std::vector<std::uint32_t> cost_factors{5, 10, 20, 30, 40};
   std::size_t topologies = 1000;
   std::uint64_t seed = 1;
+  SearchReading reading = SearchReading::Guarded;
 };
 
 // One (cost factor, strategy) point, averaged over the topologies in which the increase
@@ -46,6 +47,7 @@ struct ChurnParams {
   std::size_t trees = 100;
   std::size_t operations = 1000;  // random joins or leaves, half and half
   std::uint64_t seed = 1;
+  SearchReading reading = SearchReading::Guarded;
 };
 
 // What a policy adapts with: nothing, or (join strategy, leave strategy). Joins always use

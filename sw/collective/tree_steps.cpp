@@ -82,7 +82,8 @@ std::vector<TreeStep> parse_tree_steps(const std::string& text, std::size_t node
   return out;
 }
 
-Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>& steps, Swapping swapping) {
+Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>& steps, Swapping swapping,
+                      SearchReading reading) {
   if (root >= d.size())
     throw ConfigError(fmt::format("--root {}: not in the matrix (nodes 0 to {})", root, d.size() - 1));
   std::vector<bool> joins_later(d.size(), false);
@@ -108,7 +109,7 @@ Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>&
         t.swap_nodes(s.a, s.b);
         break;
       case TreeStep::Kind::Join:
-        r.search = join_and_adapt(t, s.a, keep);
+        r.search = join_and_adapt(t, s.a, keep, reading);
         break;
       case TreeStep::Kind::Leave: {
         if (!t.contains(s.a)) refuse("the node is not in the tree");
@@ -117,7 +118,7 @@ Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>&
           refuse("a leave is repaired by path or position swapping (--swapping)");
         // The node at the last position moves into the hole (A4), unless it is the one leaving.
         if (const Node last = t.at(static_cast<Position>(t.size() - 1)); last != s.a) r.moved = last;
-        r.search = leave_and_adapt(t, s.a, swapping, keep);
+        r.search = leave_and_adapt(t, s.a, swapping, keep, reading);
         break;
       }
       case TreeStep::Kind::Raise: {
@@ -126,7 +127,7 @@ Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>&
           refuse(fmt::format("{} -> {} is not an edge of the tree", s.a, s.b));
         d.set(s.a, s.b, s.distance);
         t.edge_changed(t.position_of(s.b));
-        r.search = adapt_edge(t, swapping, s.a, s.b, r.target);
+        r.search = adapt_edge(t, swapping, s.a, s.b, r.target, reading);
         break;
       }
     }

@@ -47,6 +47,7 @@ struct Walkthrough {
 // Leaves and dearer edges are repaired by `swapping` (leaves: Path or Position only).
 // `d` is changed by raise steps. Throws ConfigError for a step the tree cannot take (a
 // node joining twice, the root leaving, a raise of a pair that is not a tree edge).
-Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>& steps, Swapping swapping);
+Walkthrough walk_tree(DistanceMatrix& d, Node root, const std::vector<TreeStep>& steps, Swapping swapping,
+                      SearchReading reading = SearchReading::Guarded);
 
 }  // namespace meshsync::adaptive

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "../../model/core/errors.hpp"
+
 namespace meshsync::adaptive {
 
 namespace {
@@ -114,7 +116,15 @@ std::vector<NodePair> candidates(Swapping s, const AdaptiveTree& t, Node a, Node
   throw std::invalid_argument("unknown swapping strategy");
 }
 
-SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& list, Cost target) {
+std::string search_reading_name(SearchReading r) { return r == SearchReading::Paper ? "paper" : "guarded"; }
+
+SearchReading parse_search_reading(const std::string& name) {
+  for (SearchReading r : {SearchReading::Guarded, SearchReading::Paper})
+    if (search_reading_name(r) == name) return r;
+  throw ConfigError("--reading: '" + name + "' is not guarded or paper");
+}
+
+SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& list, Cost target, SearchReading reading) {
   SwapOutcome o;
   o.cost_before = o.cost_after = t.cost();
   std::optional<NodePair> best;
@@ -134,7 +144,7 @@ SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& list, Cos
       best_cost = c;
     }
   }
-  if (best && (o.reached_target || best_cost < o.cost_before)) {
+  if (best && (o.reached_target || best_cost < o.cost_before || reading == SearchReading::Paper)) {
     t.swap_nodes(best->first, best->second);
     o.applied = best;
     o.cost_after = t.cost();
@@ -142,19 +152,21 @@ SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& list, Cos
   return o;
 }
 
-SwapOutcome adapt_edge(AdaptiveTree& t, Swapping s, Node a, Node b, Cost target) {
-  return search_swaps(t, candidates(s, t, a, b), target);
+SwapOutcome adapt_edge(AdaptiveTree& t, Swapping s, Node a, Node b, Cost target, SearchReading reading) {
+  return search_swaps(t, candidates(s, t, a, b), target, reading);
 }
 
-SwapOutcome join_and_adapt(AdaptiveTree& t, Node v, const BeforeSearch& before_search) {
+SwapOutcome join_and_adapt(AdaptiveTree& t, Node v, const BeforeSearch& before_search, SearchReading reading) {
   const Cost target = t.cost();
   t.join(v);
   if (before_search) before_search(t);
-  if (t.cost() <= target) return SwapOutcome{t.cost(), t.cost(), 0, true, std::nullopt, {}};
-  return search_swaps(t, position_candidates(t, v), target);
+  if (t.cost() <= target && reading == SearchReading::Guarded)
+    return SwapOutcome{t.cost(), t.cost(), 0, true, std::nullopt, {}};
+  return search_swaps(t, position_candidates(t, v), target, reading);
 }
 
-SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s, const BeforeSearch& before_search) {
+SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s, const BeforeSearch& before_search,
+                            SearchReading reading) {
   if (s != Swapping::Path && s != Swapping::Position)
     throw std::invalid_argument("a leave is repaired by Path or Position swapping");
   const Cost target = t.cost();
@@ -164,7 +176,7 @@ SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s, const BeforeSea
   const std::vector<NodePair> list = s == Swapping::Path
                                          ? alternate(t, *r, ancestors(t, *r), *r, longest_path_down(t, *r))
                                          : position_candidates(t, *r);
-  return search_swaps(t, list, target);
+  return search_swaps(t, list, target, reading);
 }
 
 }  // namespace meshsync::adaptive

@@ -20,6 +20,17 @@ inline constexpr Swapping kAllSwappings[] = {Swapping::Family, Swapping::Path, S
 
 using NodePair = std::pair<Node, Node>;
 
+// Two readings of when a search changes the tree (docs/broadcast.md measures both).
+// Guarded (NOTES' [R], the default): a search that misses its target keeps its cheapest
+// trial only if that lowers the cost, and a join searches only if it raised the cost.
+// Paper, the text taken literally: a search that misses "will perform the swap that leads
+// to the lowest possible cost" even when that is dearer than the tree as it stands
+// (Table 7's Path_Swapping: 7 -> 8), and a join looks for a better position "even if
+// adding the new node did not impact the tree's cost".
+enum class SearchReading { Guarded, Paper };
+std::string search_reading_name(SearchReading r);
+SearchReading parse_search_reading(const std::string& name);  // throws ConfigError
+
 // The swaps each strategy tries, in order, for the tree edge a -> b (a the parent) that got
 // dearer. Swaps that would move the root or exchange a node with itself are left out.
 std::vector<NodePair> family_candidates(const AdaptiveTree& t, Node a, Node b);
@@ -45,22 +56,26 @@ struct SwapOutcome {
 };
 
 // Tries each candidate in order; keeps the first whose cost is <= target and stops. If
-// none is, applies the cheapest (the first on ties) only if it is below the current cost:
-// NOTES' reading, which lets the gain be zero as the paper says it may.
-SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& candidates, Cost target);
+// none is, applies the cheapest (the first on ties): Guarded only if it is below the
+// current cost (which lets the gain be zero, as the paper says it may), Paper always.
+SwapOutcome search_swaps(AdaptiveTree& t, const std::vector<NodePair>& candidates, Cost target,
+                         SearchReading reading = SearchReading::Guarded);
 
 // The strategy `s` for the edge a -> b whose distance just rose; `target` is the cost
 // before the rise.
-SwapOutcome adapt_edge(AdaptiveTree& t, Swapping s, Node a, Node b, Cost target);
+SwapOutcome adapt_edge(AdaptiveTree& t, Swapping s, Node a, Node b, Cost target,
+                       SearchReading reading = SearchReading::Guarded);
 
 // Sees the tree after a join or leave, before the search repairs it (the paper's Tables 4
 // and 7).
 using BeforeSearch = std::function<void(const AdaptiveTree&)>;
 
 // Join with Position_Swapping on the newcomer, run only if the join raised the cost (A4).
-SwapOutcome join_and_adapt(AdaptiveTree& t, Node v, const BeforeSearch& before_search = {});
+SwapOutcome join_and_adapt(AdaptiveTree& t, Node v, const BeforeSearch& before_search = {},
+                           SearchReading reading = SearchReading::Guarded);
 // Leave; the node moved into the hole is then swapped by Path_Swapping (its ancestors
 // alternating with its longest path down) or Position_Swapping, only if the cost rose.
-SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s, const BeforeSearch& before_search = {});
+SwapOutcome leave_and_adapt(AdaptiveTree& t, Node v, Swapping s, const BeforeSearch& before_search = {},
+                            SearchReading reading = SearchReading::Guarded);
 
 }  // namespace meshsync::adaptive

@@ -96,6 +96,11 @@ TEST_CASE("examples: adaptive-tree --distances reproduces the paper's Tables 2-8
     if (std::string(swapping) == "path") {
       CHECK(leave["kept"].is_null());  // NOTES' reading: (1,4) at 8 is dearer, the cost stays 7
       CHECK(leave["cost"] == 7);
+      // The paper's text: the cheapest trial is made anyway (Fig. 6), 7 -> 8.
+      const json literal =
+          walkthrough("table1.csv", {"--steps", "leave 7", "--swapping", "path", "--reading", "paper"}).at("steps").at(0);
+      CHECK(literal["kept"] == json::array({1, 4}));
+      CHECK(literal["cost"] == 8);
     } else {
       CHECK(leave["kept"] == json::array({1, 5}));
       CHECK(leave["placement"] == json::array({0, 1, 5, 4, 3, 2, 6}));  // Table 8
@@ -103,6 +108,19 @@ TEST_CASE("examples: adaptive-tree --distances reproduces the paper's Tables 2-8
       CHECK(leave["cost"] == 3);
     }
   }
+}
+
+// A join that does not raise the cost: guarded leaves it be, the paper's reading still
+// searches for a better position (and keeps the first trial at or below the target).
+TEST_CASE("examples: --reading paper searches after a join that cost nothing", "[cli][examples][broadcast]") {
+  // Node 8 of Table 5 under node 3, d(3, 8) = 0: the join adds a leaf of path cost 0 + 0.
+  const json guarded = walkthrough("table5.csv", {"--root", "3", "--steps", "join 8"}).at("steps").at(0);
+  const json paper =
+      walkthrough("table5.csv", {"--root", "3", "--steps", "join 8", "--reading", "paper"}).at("steps").at(0);
+  REQUIRE(guarded["before_search"]["cost"] <= guarded["cost_before"]);
+  CHECK(guarded["trials"].empty());
+  CHECK_FALSE(paper["trials"].empty());
+  CHECK(paper["cost"] <= paper["cost_before"]);
 }
 
 TEST_CASE("examples: adaptive-tree --distances refuses bad input with one line", "[cli][errors][broadcast]") {

@@ -17,6 +17,7 @@ AdaptiveTreeResult run_adaptive_tree_experiment(const AdaptiveTreeParams& o) {
     p.cost_factors.assign(o.cost_factors.begin(), o.cost_factors.end());
     p.topologies = static_cast<std::size_t>(o.topologies);
     p.seed = o.seed;
+    p.reading = parse_search_reading(o.reading);
     out.swapping = run_swapping_experiment(p);
   } else {
     ChurnParams p;
@@ -25,6 +26,7 @@ AdaptiveTreeResult run_adaptive_tree_experiment(const AdaptiveTreeParams& o) {
     p.trees = static_cast<std::size_t>(o.trees);
     p.operations = static_cast<std::size_t>(o.operations);
     p.seed = o.seed;
+    p.reading = parse_search_reading(o.reading);
     out.churn = run_churn_experiment(p);
   }
   return out;

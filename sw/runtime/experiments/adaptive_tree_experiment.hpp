@@ -20,6 +20,7 @@ struct AdaptiveTreeParams {
   std::int64_t trees = 100;        // churn
   std::int64_t operations = 1000;  // churn
   std::uint64_t seed = 1;
+  std::string reading = "guarded";  // SearchReading: guarded | paper
 };
 
 struct AdaptiveTreeResult {
