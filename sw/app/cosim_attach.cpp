@@ -4,6 +4,7 @@
 
 #include "../../model/core/flit_format.hpp"
 #include "../collective/member_spec.hpp"
+#include "cosim_loader.hpp"
 #include "run_output.hpp"
 
 namespace meshsync {
@@ -26,7 +27,7 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
         "--rtl and --lockstep need a mesh of at most {0}x{0} (the RTL flit's {1}-bit destination "
         "fields), got {2}x{3}; the model alone simulates it without them",
         flit_format::kMaxMeshSide, flit_format::kDestX.width, mesh.width, mesh.height));
-#ifdef MESHSYNC_HAVE_COSIM
+  rtl::CosimRequest r;
   if (o.rtl == "mesh" || o.lockstep == "mesh") {
     // The whole mesh as one Verilated block: it has no positions to mix with the model's.
     if ((!o.rtl.empty() && o.rtl != "mesh") || (!o.lockstep.empty() && o.lockstep != "mesh"))
@@ -37,36 +38,29 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
     if (!o.trace.empty())
       throw ConfigError("--trace is not available with the mesh block (--rtl mesh, --lockstep mesh): use --rtl "
                         "all, whose routers it shows");
-    c.block = std::make_unique<rtl::RtlMeshBlock>(m.mesh().core(), o.lockstep == "mesh");
-    c.rtl = static_cast<std::size_t>(mesh.nodes());
-    c.lockstep = c.block->lockstep() ? c.rtl : 0;
-    c.config = c.block->params().router.name;
-    return c;
+    r.block = true;
+    r.block_lockstep = o.lockstep == "mesh";
+  } else {
+    // Positions as --members reads them, and the option named in the message.
+    const auto positions = [&](const std::string& option, const std::string& text) {
+      try {
+        return parse_members(text, mesh, seed);
+      } catch (const ConfigError& e) {
+        throw ConfigError(option + " takes all, mesh, random:N or x,y;x,y;... (got '" + text + "'): " + e.what());
+      }
+    };
+    if (!o.rtl.empty()) r.rtl = positions("--rtl", o.rtl);
+    if (!o.lockstep.empty()) r.lockstep = positions("--lockstep", o.lockstep);
+    // The Verilated signals beside the decoded trace (docs/waveforms.md).
+    if (!o.trace.empty()) r.trace = rtl_trace_path(o.trace);
+    r.threads = o.threads;
   }
-  rtl::CosimOptions opt;
-  // Positions as --members reads them, and the option named in the message.
-  const auto positions = [&](const std::string& option, const std::string& text) {
-    try {
-      return parse_members(text, mesh, seed);
-    } catch (const ConfigError& e) {
-      throw ConfigError(option + " takes all, mesh, random:N or x,y;x,y;... (got '" + text + "'): " + e.what());
-    }
-  };
-  if (!o.rtl.empty()) opt.rtl = positions("--rtl", o.rtl);
-  if (!o.lockstep.empty()) opt.lockstep = positions("--lockstep", o.lockstep);
-  // The Verilated signals beside the decoded trace (docs/waveforms.md).
-  if (!o.trace.empty()) opt.trace = rtl_trace_path(o.trace);
-  opt.threads = o.threads;
-  c.mesh = std::make_unique<rtl::RtlMesh>("rtl", m.mesh().core(), opt);
-  c.rtl = c.mesh->sites();
-  c.lockstep = opt.lockstep.size();
-  c.config = c.mesh->params().name;
+  // The request is checked before the module is loaded, which may mean building it.
+  c.run.reset(load_cosim()(m.mesh().core(), r));
+  c.rtl = c.run->routers();
+  c.lockstep = c.run->lockstep();
+  c.config = c.run->config();
   return c;
-#else
-  (void)m;
-  (void)seed;
-  throw ConfigError("this meshsync was built without RTL co-simulation (Verilator not found)");
-#endif
 }
 
 }  // namespace
@@ -88,13 +82,7 @@ void to_json(json& j, const Cosim& c) {
 // Router-cycles the lockstep compared. A difference stops the run, so a run that gets
 // to report them had none.
 std::uint64_t cycles_compared(const Cosim& c) {
-#ifdef MESHSYNC_HAVE_COSIM
-  // The block's boundary is compared for all its routers at once, each cycle it runs.
-  if (c.block) return c.block->cycles_compared() * c.rtl;
-  if (c.mesh) return c.mesh->cycles_compared();
-#endif
-  (void)c;
-  return 0;
+  return c.run ? c.run->cycles_compared() : 0;
 }
 
 void print_cosim(const Cosim& c) {
@@ -102,13 +90,11 @@ void print_cosim(const Cosim& c) {
   const std::string checked =
       c.lockstep ? fmt::format("{} router-cycles compared, no difference", cycles_compared(c))
                  : "not compared with the model (add --lockstep)";
-#ifdef MESHSYNC_HAVE_COSIM
-  if (c.block) {
+  if (c.run->block()) {
     fmt::print("RTL mesh: one Verilated block of {} routers (configuration {}){}: {}\n", c.rtl,
                c.config, c.lockstep ? ", in lockstep with the model at its boundary" : "", checked);
     return;
   }
-#endif
   fmt::print("RTL routers: {} (configuration {}), {} in lockstep with the model: {}\n", c.rtl,
              c.config, c.lockstep, checked);
 }

@@ -11,10 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#ifdef MESHSYNC_HAVE_COSIM
-#include "../../model/cosim/rtl_mesh.hpp"
-#include "../../model/cosim/rtl_mesh_block.hpp"
-#endif
+#include "../../model/cosim/cosim_module.hpp"
 #include "../runtime/machine.hpp"
 #include "memory_check.hpp"
 #include "network_options.hpp"
@@ -24,10 +21,7 @@ namespace meshsync {
 
 // RTL routers in place of the cores (--rtl, --lockstep, --trace); null when none asked.
 struct Cosim {
-#ifdef MESHSYNC_HAVE_COSIM
-  std::unique_ptr<rtl::RtlMesh> mesh;
-  std::unique_ptr<rtl::RtlMeshBlock> block;  // --rtl mesh, --lockstep mesh
-#endif
+  std::unique_ptr<rtl::CosimRun> run;  // from the co-simulation module (cosim_loader.hpp)
   std::size_t rtl = 0, lockstep = 0;
   std::string config;
 };
