@@ -58,9 +58,11 @@ def run(command, cwd):
 
 
 def line_pattern(shown):
-    """A shown line as a regex: `<name>` any value, `...` any text."""
+    """A shown line as a regex: `<name>` any value, `...` any text; a run of blanks any run
+    of blanks, since a value of another width moves the columns after it."""
     parts = re.split(r"(<[^<>\s][^<>]*>|\.\.\.)", shown.rstrip())
-    return re.compile("".join(".*?" if p == "..." else r"\S+" if p.startswith("<") else re.escape(p) for p in parts))
+    literal = lambda text: r"\s+".join(re.escape(word) for word in re.split(r"\s+", text))
+    return re.compile("".join(".*?" if p == "..." else r"\S+" if p.startswith("<") else literal(p) for p in parts))
 
 
 def matches(shown, actual):
@@ -94,6 +96,7 @@ def transcripts(text):
 # The comparison itself: placeholders and elisions match, nothing else does.
 assert matches(["a <x> b", "...", "z ... end"], ["a 12.5 b", "q", "r", "z and so on end"])
 assert not matches(["a <x> b"], ["a 1 c"]) and not matches(["a"], ["a", "b"]) and not matches(["a", "b"], ["a"])
+assert matches(["rate     <x>"], ["rate  1.5e+05"]) and not matches(["a b"], ["ab"])
 
 with tempfile.TemporaryDirectory() as tmp:
     (Path(tmp) / "docs").symlink_to(root / "docs")
