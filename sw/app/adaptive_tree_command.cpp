@@ -3,8 +3,6 @@
 
 #include <chrono>
 
-#include "../../model/core/errors.hpp"
-
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -55,12 +53,6 @@ std::string churn_table(const std::vector<ChurnPoint>& points) {
   return table;
 }
 
-Swapping swapping_named(const std::string& name) {
-  for (Swapping s : kAllSwappings)
-    if (swapping_name(s) == name) return s;
-  throw ConfigError("--swapping: '" + name + "' is not family, path, leaf or position");
-}
-
 json state_json(const TreeState& t) {
   json leaves = json::array();
   for (const auto& [node, cost] : t.leaves) leaves.push_back(json{{"node", node}, {"path_cost", cost}});
@@ -82,7 +74,7 @@ std::string state_text(const TreeState& t) {
 // `--distances`: the Balanced-Path tree of the user's matrix and each step after it.
 int run_walkthrough(const AdaptiveTreeOptions& o, std::chrono::steady_clock::time_point wall0) {
   DistanceMatrix d = read_distance_file(o.distances);
-  const Swapping swapping = swapping_named(o.swapping);
+  const Swapping swapping = parse_swapping(o.swapping);
   const Walkthrough w = walk_tree(d, static_cast<adaptive::Node>(o.root), parse_tree_steps(o.steps, d.size()), swapping,
                                   parse_search_reading(o.params.reading));
   if (o.json) {

@@ -119,11 +119,7 @@ int run_multicast(const MulticastOptions& o) {
   bar.set_total(per_machine * p.algorithms.size());
   const MulticastResult r = run_multicast_experiment(cfg, p, [&](Machine& m) {
     cosims.push_back(new Cosim(attach_network(m, o.net, p.seed, trace)));
-    if (!bar.enabled()) return;
-    const std::uint64_t before = per_machine * (cosims.size() - 1);
-    m.on_progress([&bar, before, per_machine](std::uint64_t cycle) {
-      bar.update(before + (per_machine > 0 ? std::min(cycle, per_machine) : cycle));
-    });
+    follow_cycles(m, bar, per_machine * (cosims.size() - 1), per_machine);
   });
   bar.finish();
   const MeshShape& mesh = cfg.mesh;

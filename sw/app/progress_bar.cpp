@@ -77,8 +77,11 @@ void ProgressBar::draw() {
   drew_ = true;
 }
 
-void follow_cycles(Machine& machine, ProgressBar& bar) {
-  if (bar.enabled()) machine.on_progress([&bar](std::uint64_t cycle) { bar.update(cycle); });
+void follow_cycles(Machine& machine, ProgressBar& bar, std::uint64_t before, std::uint64_t cap) {
+  if (bar.enabled())
+    machine.on_progress([&bar, before, cap](std::uint64_t cycle) {
+      bar.update(before + (cap > 0 ? std::min(cycle, cap) : cycle));
+    });
 }
 
 }  // namespace meshsync

@@ -52,7 +52,8 @@ class ProgressBar {
 };
 
 // Moves `bar` with the simulated cycle while `machine` runs, when the bar is shown at all:
-// only then is the simulation run in slices (Machine::on_progress).
-void follow_cycles(Machine& machine, ProgressBar& bar);
+// only then is the simulation run in slices (Machine::on_progress). Several machines in
+// turn share one bar: `before` cycles counted already, each machine at most `cap` (0: no cap).
+void follow_cycles(Machine& machine, ProgressBar& bar, std::uint64_t before = 0, std::uint64_t cap = 0);
 
 }  // namespace meshsync

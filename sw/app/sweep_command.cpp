@@ -434,7 +434,7 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
                    const fs::path& parts, const fs::path& log_path, std::map<std::size_t, json>& rows,
                    bool show_progress, double timeout) {
   // On a terminal, from the start; the estimate is this run's pace (resumed points apart).
-  ProgressBar bar("sweep", "points", show_progress && isatty(STDERR_FILENO), 0);
+  ProgressBar bar("sweep", "points", show_progress && progress_wanted(ProgressMode::Auto, false), 0);
   bar.set_total(points.size());
   const std::size_t done_before = rows.size();
   // A line cut short by an interruption must not swallow the first row appended now.

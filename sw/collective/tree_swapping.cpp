@@ -116,6 +116,12 @@ std::vector<NodePair> candidates(Swapping s, const AdaptiveTree& t, Node a, Node
   throw std::invalid_argument("unknown swapping strategy");
 }
 
+Swapping parse_swapping(const std::string& name) {
+  for (Swapping s : kAllSwappings)
+    if (swapping_name(s) == name) return s;
+  throw ConfigError("--swapping '" + name + "': expected family, path, leaf or position");
+}
+
 std::string search_reading_name(SearchReading r) { return r == SearchReading::Paper ? "paper" : "guarded"; }
 
 SearchReading parse_search_reading(const std::string& name) {

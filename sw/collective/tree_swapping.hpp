@@ -15,6 +15,7 @@ namespace meshsync::adaptive {
 
 enum class Swapping { Family, Path, Leaf, Position };
 std::string swapping_name(Swapping s);
+Swapping parse_swapping(const std::string& name);  // throws ConfigError
 inline constexpr Swapping kAllSwappings[] = {Swapping::Family, Swapping::Path, Swapping::Leaf,
                                              Swapping::Position};
 

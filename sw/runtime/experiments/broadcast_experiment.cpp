@@ -40,12 +40,6 @@ SlowLink parse_slow_link(const std::string& text, const MeshShape& mesh) {
   return s;
 }
 
-adaptive::Swapping parse_swapping(const std::string& name) {
-  for (adaptive::Swapping s : adaptive::kAllSwappings)
-    if (adaptive::swapping_name(s) == name) return s;
-  throw ConfigError("--swapping '" + name + "': expected family, path, leaf or position");
-}
-
 BroadcastSummary summarize(BroadcastResult r, Rank root) {
   BroadcastSummary row;
   std::vector<std::uint64_t> c;
@@ -176,7 +170,7 @@ BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, con
   setup.msg = BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
   check_options(o, nodes.size(), cfg.router.tree_buffer_depth);
   setup.root = static_cast<Rank>(o.root);
-  setup.swapping = parse_swapping(o.swapping);
+  setup.swapping = adaptive::parse_swapping(o.swapping);
   setup.data = Random(o.seed).bytes(setup.msg.bytes);
 
   ExperimentRun run(cfg, hook);
