@@ -135,7 +135,7 @@ inline constexpr Parameter kParameters[] = {
     // minimum, why the maximum
     {"ts", "ts", nullptr, 0, 1, kParameterLarge, "cycle", "start-up at the NI, cycles", "the NI registers the request",
      "", &Timing::ts},
-    {"tp", "tp", nullptr, 0, 1, kDelayLarge, "cycle", "link traversal, cycles", "", kDelayReason, &Timing::tp},
+    {"tp", "tp", nullptr, 0, 0, kDelayLarge, "cycle", "link traversal, cycles (0: a hop costs trn alone; the model only)", "", kDelayReason, &Timing::tp},
     {"trn", "trn", "Trn", 5, 1, kDelayLarge, "cycle", "router delay when only forwarding, cycles", "", kDelayReason,
      &Timing::trn},
     {"trm", "trm", "Trm", 30, 1, kDelayLarge, "cycle", "router delay at a member for a sync message, cycles", "",

@@ -129,10 +129,11 @@ void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
   // share an injection channel (one-port) follow each other through it.
   for (std::size_t i = 0; i < cmd.worms.size(); ++i) {
     const NiWorm& w = cmd.worms[i];
+    const std::uint16_t data = w.data_flits != 0 ? w.data_flits : cmd.data_flits;
+    const std::vector<std::uint32_t> words(cmd.words.begin(), cmd.words.begin() + std::min<std::size_t>(data, cmd.words.size()));
     const std::uint64_t id = system_.new_packet_id();
-    const auto flits = make_multicast_worm(id, node_, w.dests, w.base, w.first_hop, cmd.data_flits, now, cmd.words);
-    system_.scoreboard().expect_multicast(id, node_, w.dests, static_cast<std::uint16_t>(flits.size()), now,
-                                          cmd.words);
+    const auto flits = make_multicast_worm(id, node_, w.dests, w.base, w.first_hop, data, now, words);
+    system_.scoreboard().expect_multicast(id, node_, w.dests, static_cast<std::uint16_t>(flits.size()), now, words);
     const int channel = static_cast<int>(i) % channels;
     for (const Flit& f : flits) system_.inject(node_, f, start, channel);
     cmd.packets.push_back(id);

@@ -36,11 +36,13 @@ struct NiWorm {
   std::vector<NodeId> dests;
   WormBase base = WormBase::XY;
   Port first_hop = Port::Local;  // forced first hop out of this router (MP), Local: none
+  std::uint16_t data_flits = 0;  // its data flits; 0: the step's data_flits
 };
 
 // One message-passing step of a path-based multicast: a single start-up t_s for all of
-// its worms, which carry the same `data_flits` data flits (`words` ride in the first of
-// them). Worm i leaves on injection channel i % ni_ports.
+// its worms, which carry `data_flits` data flits unless a worm says otherwise (`words`
+// ride in the first of them, as many as fit). Worm i leaves on injection channel
+// i % ni_ports.
 struct NiMulticast {
   std::vector<NiWorm> worms;
   std::uint16_t data_flits = 1;

@@ -27,6 +27,10 @@ Cosim attach_rtl(Machine& m, const NetworkOptions& o, std::uint64_t seed) {
         "--rtl and --lockstep need a mesh of at most {0}x{0} (the RTL flit's {1}-bit destination "
         "fields), got {2}x{3}; the model alone simulates it without them",
         flit_format::kMaxMeshSide, flit_format::kDestX.width, mesh.width, mesh.height));
+  // The co-simulation hands an RTL router its inputs a cycle after they were sent.
+  if (o.config.timing.tp == 0)
+    throw ConfigError("--rtl and --lockstep need tp of at least 1 (an RTL router takes its inputs a cycle after "
+                      "they leave the neighbour); tp 0 is the model's alone");
   rtl::CosimRequest r;
   if (o.rtl == "mesh" || o.lockstep == "mesh") {
     // The whole mesh as one Verilated block: it has no positions to mix with the model's.

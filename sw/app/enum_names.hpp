@@ -37,4 +37,19 @@ inline const std::map<std::string, MulticastAlgorithm>& algorithm_names() {
   return names;
 }
 
+inline const std::map<std::string, AddressFlits>& address_flits_names() {
+  static const auto names = names_of<AddressFlits>(kAllAddressFlits, address_flits_name);
+  return names;
+}
+
+inline const std::map<std::string, QgRouting>& qg_routing_names() {
+  static const auto names = names_of<QgRouting>(kAllQgRoutings, qg_routing_name);
+  return names;
+}
+
+inline const std::map<std::string, SenderBusy>& sender_busy_names() {
+  static const auto names = names_of<SenderBusy>(kAllSenderBusy, sender_busy_name);
+  return names;
+}
+
 }  // namespace meshsync

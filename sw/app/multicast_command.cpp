@@ -24,6 +24,16 @@ std::string at(const MeshShape& m, NodeId n) { return fmt::format("({},{})", m.c
 
 std::string ni_name(std::uint32_t ports) { return ports == 1 ? "one-port" : "all-port"; }
 
+// The paper's model switches that differ from the project's defaults, for the header line.
+std::string switches_text(const MulticastParams& p) {
+  const MulticastParams d;
+  std::string s;
+  if (p.addresses != d.addresses) s += "  addresses " + address_flits_name(p.addresses);
+  if (p.qg_routing != d.qg_routing) s += "  QG routing " + qg_routing_name(p.qg_routing);
+  if (p.sender_busy != d.sender_busy) s += "  sender busy until " + sender_busy_name(p.sender_busy);
+  return s;
+}
+
 json algorithm_json(const MeshShape& mesh, const BackgroundLoad& load, const MulticastAlgorithmRun& r,
                     const Cosim& cosim) {
   json j{{"algorithm", algorithm_name(r.algorithm)}, {"prep_cycles", paper_prep_cycles(r.algorithm)}};
@@ -58,9 +68,9 @@ void print_trials(const MulticastOptions& o, NodeId src, std::size_t k, const st
   const MulticastParams& p = o.params;
   const MeshShape& m = c.mesh;
   fmt::print("multicast on a {}x{} mesh from {} to {} destinations ({}), {} data flits  ts={} tp={} trn={}  {}  "
-             "T={}  {} trial{}\n",
+             "T={}{}  {} trial{}\n",
              m.width, m.height, at(m, src), k, p.dests, p.flits, c.timing.ts, c.timing.tp, c.timing.trn,
-             ni_name(c.router.ni_ports), p.threshold, p.trials, p.trials == 1 ? "" : "s");
+             ni_name(c.router.ni_ports), p.threshold, switches_text(p), p.trials, p.trials == 1 ? "" : "s");
   fmt::print("{:>4} {:>5} {:>10} {:>6} {:>6} {:>12} {:>6} {:>16}\n", "algo", "prep", "start-ups", "worms", "hops",
              "latency avg", "p99", "zero-load [cyc]");
   for (const MulticastAlgorithmRun& r : runs)
@@ -81,9 +91,9 @@ void print_load(const MulticastOptions& o, const std::vector<MulticastAlgorithmR
   const NetworkConfig& c = o.net.config;
   const MulticastParams& p = o.params;
   fmt::print("multicast load on a {}x{} mesh: {} multicasts/node/cycle to {}, {} data flits  ts={} tp={} trn={}  {}  "
-             "T={}  warm-up {}, {} batches of {}\n",
+             "T={}{}  warm-up {}, {} batches of {}\n",
              c.mesh.width, c.mesh.height, p.rate, p.dests, p.flits, c.timing.ts, c.timing.tp, c.timing.trn,
-             ni_name(c.router.ni_ports), p.threshold, p.warmup, p.batches, p.batch_size);
+             ni_name(c.router.ni_ports), p.threshold, switches_text(p), p.warmup, p.batches, p.batch_size);
   fmt::print("{:>4} {:>12} {:>8} {:>6} {:>6} {:>10} {:>10} {:>6} {:>6} {:>11}  {}\n", "algo", "latency avg",
              "stderr", "p99", "max", "zero-load", "start-ups", "worms", "hops", "throughput", "saturated");
   for (const MulticastAlgorithmRun& r : runs) {
@@ -126,7 +136,9 @@ int run_multicast(const MulticastOptions& o) {
   const double wall = seconds_since(wall0);
   if (o.json) {
     json head{{"mesh", mesh}, {"destinations", p.dests}, {"flits", p.flits}, {"rate_multicasts_per_node_cycle", p.rate},
-              {"ni", ni_name(cfg.router.ni_ports)}, {"threshold", p.threshold}, {"seed", p.seed}};
+              {"ni", ni_name(cfg.router.ni_ports)}, {"threshold", p.threshold}, {"seed", p.seed},
+              {"addresses", address_flits_name(p.addresses)}, {"qg_routing", qg_routing_name(p.qg_routing)},
+              {"sender_busy", sender_busy_name(p.sender_busy)}};
     if (p.rate > 0)
       head.update(json{{"warmup_multicasts", p.warmup}, {"batches", p.batches}, {"batch_size", p.batch_size},
                        {"backlog", p.backlog}});

@@ -18,6 +18,10 @@ std::string algorithm_name(MulticastAlgorithm a) {
   return "?";
 }
 
+std::string address_flits_name(AddressFlits a) { return a == AddressFlits::OnTop ? "on-top" : "within"; }
+std::string qg_routing_name(QgRouting r) { return r == QgRouting::Snake ? "snake" : "e-cube"; }
+std::string sender_busy_name(SenderBusy b) { return b == SenderBusy::StartUps ? "startups" : "delivery"; }
+
 std::uint64_t paper_prep_cycles(MulticastAlgorithm a) {
   switch (a) {
     case MulticastAlgorithm::DP: return 2;
@@ -182,8 +186,19 @@ std::vector<Worm> dual_path_worms(const MeshShape& mesh, NodeId sender, const st
   return worms;
 }
 
+std::uint64_t worm_data_flits(const Worm& w, std::uint64_t flits, AddressFlits a) {
+  return a == AddressFlits::Within ? flits - w.dests.size() : flits;
+}
+
+void check_worm_length(std::uint64_t flits, std::size_t destinations, AddressFlits a) {
+  if (a == AddressFlits::Within && flits <= destinations)
+    throw ConfigError("--addresses within needs more flits than destinations (a worm's " +
+                      std::to_string(destinations) + " address flits and a data flit within its " +
+                      std::to_string(flits) + " flits)");
+}
+
 MulticastPlan plan_multicast(MulticastAlgorithm a, const MeshShape& mesh, NodeId source,
-                             const std::vector<NodeId>& dests, double threshold) {
+                             const std::vector<NodeId>& dests, double threshold, QgRouting qg_routing) {
   check_multicast(mesh, source, dests);
   MulticastPlan plan;
   plan.algorithm = a;
@@ -207,16 +222,22 @@ MulticastPlan plan_multicast(MulticastAlgorithm a, const MeshShape& mesh, NodeId
     }
     case MulticastAlgorithm::QG: {
       // Phase 4: the source reaches every representative, then each representative the
-      // rest of its group, both by the DP rule.
+      // rest of its group, both by the DP rule (its two lists, on the snake or XY).
+      const auto worms = [&](NodeId sender, const std::vector<NodeId>& to) {
+        std::vector<Worm> w = dual_path_worms(mesh, sender, to);
+        if (qg_routing == QgRouting::Ecube)
+          for (Worm& one : w) one = xy_worm(mesh, sender, one.dests);
+        return w;
+      };
       plan.groups = qg_partition(mesh, source, dests, threshold);
       std::vector<NodeId> reps;
       for (const QualifiedGroup& g : plan.groups.groups) reps.push_back(g.nearest);
-      plan.steps.push_back(step_of(source, dual_path_worms(mesh, source, reps), 0, 1));
+      plan.steps.push_back(step_of(source, worms(source, reps), 0, 1));
       for (const QualifiedGroup& g : plan.groups.groups) {
         std::vector<NodeId> rest;
         for (NodeId m : g.members)
           if (m != g.nearest) rest.push_back(m);
-        if (!rest.empty()) plan.steps.push_back(step_of(g.nearest, dual_path_worms(mesh, g.nearest, rest), 0, 2));
+        if (!rest.empty()) plan.steps.push_back(step_of(g.nearest, worms(g.nearest, rest), 0, 2));
       }
       break;
     }
@@ -259,14 +280,14 @@ std::map<NodeId, std::uint64_t> zero_load_arrivals(const MulticastPlan& plan, co
 
 std::map<NodeId, std::uint64_t> router_zero_load_arrivals(const MulticastPlan& plan, const Timing& t,
                                                           std::uint64_t prep, std::uint64_t data_flits,
-                                                          std::uint32_t ni_ports) {
+                                                          std::uint32_t ni_ports, AddressFlits addresses) {
   // When each (sender, injection channel) has taken the last flit it was given: a worm
   // enters behind the flits of earlier worms on its channel, one flit a cycle.
   std::map<std::pair<NodeId, std::size_t>, std::uint64_t> channel_free;
   std::uint64_t entry = 0;  // of the worm being visited
   return arrivals_of(plan, prep, t.ts, [&](const MulticastStep& s, std::size_t w, std::size_t i, std::uint64_t end) {
     const Worm& worm = s.worms[w];
-    const std::uint64_t length = worm.dests.size() + data_flits;
+    const std::uint64_t length = worm.dests.size() + worm_data_flits(worm, data_flits, addresses);
     if (i == 0) {
       std::uint64_t& free = channel_free[{s.sender, w % ni_ports}];
       entry = std::max(end, free);

@@ -27,6 +27,24 @@ inline constexpr MulticastAlgorithm kAllMulticastAlgorithms[] = {
     MulticastAlgorithm::DP, MulticastAlgorithm::MP, MulticastAlgorithm::CP, MulticastAlgorithm::QG};
 std::string algorithm_name(MulticastAlgorithm a);  // "dp", "mp", "cp", "qg"
 
+// Where this project's model and the QG paper's differ, as switches (docs/multicast.md,
+// "The paper's model, switch by switch"); the first value of each is the project's.
+// A worm's address flits (one per destination) come on top of its data flits, or are
+// part of the message's flits, as the paper's header costs nothing on top of its 32.
+enum class AddressFlits { OnTop, Within };
+// QG's base routing: the snake subnetworks (deadlock-free, NOTES-multicast.md section 4)
+// or the paper's e-cube, XY between successive destinations (may deadlock).
+enum class QgRouting { Snake, Ecube };
+// A sender's CPU is free once its start-ups are paid, or "remains engaged until the
+// completion" of its worms (every one at its last destination).
+enum class SenderBusy { StartUps, Delivery };
+inline constexpr AddressFlits kAllAddressFlits[] = {AddressFlits::OnTop, AddressFlits::Within};
+inline constexpr QgRouting kAllQgRoutings[] = {QgRouting::Snake, QgRouting::Ecube};
+inline constexpr SenderBusy kAllSenderBusy[] = {SenderBusy::StartUps, SenderBusy::Delivery};
+std::string address_flits_name(AddressFlits a);  // "on-top", "within"
+std::string qg_routing_name(QgRouting r);        // "snake", "e-cube"
+std::string sender_busy_name(SenderBusy b);      // "startups", "delivery"
+
 // The paper's injection (and ejection) channels per node: a step sends at most this many
 // worms, one per channel.
 inline constexpr std::size_t kInjectionChannels = 4;
@@ -73,9 +91,18 @@ void check_multicast(const MeshShape& mesh, NodeId source, const std::vector<Nod
 // DP's two worms from `sender` to `dests` (the rule QG also uses for both its steps).
 std::vector<Worm> dual_path_worms(const MeshShape& mesh, NodeId sender, const std::vector<NodeId>& dests);
 
-// The plan of one algorithm. QG uses `threshold` (T of Phase 3).
+// The plan of one algorithm. QG uses `threshold` (T of Phase 3) and `qg_routing`: with
+// e-cube its worms visit the DP rule's two lists in the same order, XY between them.
 MulticastPlan plan_multicast(MulticastAlgorithm a, const MeshShape& mesh, NodeId source,
-                             const std::vector<NodeId>& dests, double threshold = 0.5);
+                             const std::vector<NodeId>& dests, double threshold = 0.5,
+                             QgRouting qg_routing = QgRouting::Snake);
+
+// The data flits of `w` for a message of `flits` flits: all of them on top of its address
+// flits, or what its address flits leave (at least 1: check_worm_length).
+std::uint64_t worm_data_flits(const Worm& w, std::uint64_t flits, AddressFlits a);
+// Throws ConfigError when a message of `flits` flits with address flits within it cannot
+// hold `destinations` of them and a data flit.
+void check_worm_length(std::uint64_t flits, std::size_t destinations, AddressFlits a);
 
 // The paper's timing model (NOTES-multicast.md section 1, reading): a step j of a node's
 // job ends `prep + startup * (j + 1)` cycles after the node was reached (the source: at
@@ -101,9 +128,11 @@ std::map<NodeId, std::uint64_t> zero_load_arrivals(const MulticastPlan& plan, co
 // (this step's or an earlier one's) have entered, one a cycle. A worm of k address and
 // `data_flits` data flits that enters in cycle E delivers its tail at a destination h
 // hops along it in cycle E + h * tp + (h + 1) * trn + (k + data_flits - 1), the unicast
-// formula of k + data_flits flits. Exact where no two worms compete for a link.
+// formula of k + data_flits flits (`flits` in all with AddressFlits::Within). Exact where
+// no two worms compete for a link.
 std::map<NodeId, std::uint64_t> router_zero_load_arrivals(const MulticastPlan& plan, const Timing& t,
                                                           std::uint64_t prep, std::uint64_t data_flits,
-                                                          std::uint32_t ni_ports);
+                                                          std::uint32_t ni_ports,
+                                                          AddressFlits addresses = AddressFlits::OnTop);
 
 }  // namespace meshsync

@@ -109,28 +109,15 @@ struct LoadRun : std::enable_shared_from_this<LoadRun> {
   }
 };
 
-}  // namespace
-
-MulticastLoadResult measure_multicast_load(Machine& m, MulticastService& svc, const MulticastLoad& p) {
-  if (!(p.rate > 0) || p.batches < 1 || p.batch_size < 1) throw ConfigError("multicast load needs a rate > 0 and batches");
-  const auto nodes = static_cast<std::uint64_t>(m.mesh().mesh().nodes());
-  if (p.destinations < 1 || p.destinations >= nodes)
-    throw ConfigError("random:K needs 1 <= K < " + std::to_string(nodes) + " (the other nodes)");
-  const auto shared = std::make_shared<LoadRun>(p, m, svc);
-  LoadRun& run = *shared;
-  run.measured_begin = svc.calls() + p.warmup;
-  run.measured_end = run.measured_begin + p.batches * p.batch_size;
-  const double generation = static_cast<double>(p.warmup + p.batches * p.batch_size) / (p.rate * static_cast<double>(nodes));
-  run.deadline = m.now() + static_cast<std::uint64_t>(2 * generation) + 100ull * m.mesh().config().timing.ts;
-  run.latencies.reserve(p.batches * p.batch_size);
-  for (NodeId n = 0; n < nodes; ++n) run.schedule(n);
-  while (run.generating) sc_core::wait(run.over);
-
+// What the measurement saw when it stopped.
+MulticastLoadResult result_of(LoadRun& run) {
+  const MulticastLoad& p = run.p;
+  const auto nodes = static_cast<std::uint64_t>(run.m.mesh().mesh().nodes());
   MulticastLoadResult r;
   r.saturated = !run.saturation.empty();
   r.saturation = run.saturation;
   r.measured = run.latencies.size();
-  r.cycles = m.now();
+  r.cycles = run.m.now();
   if (r.measured == 0) return r;
   const double n = static_cast<double>(r.measured);
   // Batch means over the batches that finished (all of them unless saturated).
@@ -155,6 +142,59 @@ MulticastLoadResult measure_multicast_load(Machine& m, MulticastService& svc, co
   r.zero_load_avg = run.zero_load / n;
   if (run.last_finish > run.first_call)
     r.throughput = n / static_cast<double>(run.last_finish - run.first_call) / static_cast<double>(nodes);
+  return r;
+}
+
+// After a saturation stop: a saturated network drains once no new multicasts come, a
+// deadlocked one does not. It runs on without them until every multicast has finished
+// (saturated; the stop's reason stands) or until neither a flit crossed a link nor a
+// multicast finished for half of deadlock_cycles (deadlocked: the reason says so and
+// where the worms stand). Half, so that the network's own detector, which would end the
+// run at the full count, does not fire first.
+void tell_deadlock(LoadRun& run) {
+  MeshSystem& mesh = run.m.mesh();
+  const std::uint64_t window = std::max<std::uint64_t>(1, mesh.config().deadlock_cycles / 2);
+  std::uint64_t hops = mesh.core().counters().worm_flit_hops, open = run.svc.in_progress();
+  std::uint64_t last_progress = run.m.now();
+  while (run.svc.in_progress() > 0) {
+    mesh.wait_cycle(run.m.now() + std::min<std::uint64_t>(window, 1000));
+    const std::uint64_t h = mesh.core().counters().worm_flit_hops, o = run.svc.in_progress();
+    if (h != hops || o != open) {
+      hops = h;
+      open = o;
+      last_progress = run.m.now();
+    } else if (run.m.now() - last_progress >= window) {
+      const std::string stuck = mesh.core().stuck_report(1);
+      run.saturation = "deadlock: " + std::to_string(o) + " multicasts unfinished and no flit moved for " +
+                       std::to_string(window) + " cycles after generation stopped; stuck: " +
+                       stuck.substr(stuck.find_first_not_of(' '), stuck.find('\n') - stuck.find_first_not_of(' '));
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+MulticastLoadResult measure_multicast_load(Machine& m, MulticastService& svc, const MulticastLoad& p) {
+  if (!(p.rate > 0) || p.batches < 1 || p.batch_size < 1) throw ConfigError("multicast load needs a rate > 0 and batches");
+  const auto nodes = static_cast<std::uint64_t>(m.mesh().mesh().nodes());
+  if (p.destinations < 1 || p.destinations >= nodes)
+    throw ConfigError("random:K needs 1 <= K < " + std::to_string(nodes) + " (the other nodes)");
+  const auto shared = std::make_shared<LoadRun>(p, m, svc);
+  LoadRun& run = *shared;
+  run.measured_begin = svc.calls() + p.warmup;
+  run.measured_end = run.measured_begin + p.batches * p.batch_size;
+  const double generation = static_cast<double>(p.warmup + p.batches * p.batch_size) / (p.rate * static_cast<double>(nodes));
+  run.deadline = m.now() + static_cast<std::uint64_t>(2 * generation) + 100ull * m.mesh().config().timing.ts;
+  run.latencies.reserve(p.batches * p.batch_size);
+  for (NodeId n = 0; n < nodes; ++n) run.schedule(n);
+  while (run.generating) sc_core::wait(run.over);
+  MulticastLoadResult r = result_of(run);
+  // Unicast load beside the multicasts never stops, so its network never drains.
+  if (r.saturated && !m.mesh().has_traffic()) {
+    tell_deadlock(run);
+    r.saturation = run.saturation;
+  }
   return r;
 }
 

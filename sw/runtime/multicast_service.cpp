@@ -33,11 +33,12 @@ void MulticastService::multicast(NodeId source, const std::vector<NodeId>& dests
   r.source = source;
   r.dests = dests;
   r.called = machine_.now();
-  a->plan = plan_multicast(settings_.algorithm, cfg.mesh, source, dests, settings_.threshold);
+  a->plan = plan_multicast(settings_.algorithm, cfg.mesh, source, dests, settings_.threshold, settings_.qg_routing);
   r.worms = a->plan.worms();
   r.hops = a->plan.hops();
   for (const auto& [node, cycle] :
-       router_zero_load_arrivals(a->plan, cfg.timing, settings_.prep, settings_.data_flits, cfg.router.ni_ports))
+       router_zero_load_arrivals(a->plan, cfg.timing, settings_.prep, settings_.data_flits, cfg.router.ni_ports,
+                                 settings_.addresses))
     r.zero_load = std::max(r.zero_load, cycle);
   // Words that differ between multicasts and between flits, so that a copy delivered to
   // the wrong multicast or with a flit lost or repeated cannot match.
@@ -67,6 +68,7 @@ void MulticastService::submit(NodeId node, Job job) {
 void MulticastService::run_job(NodeId node) {
   Cpu& cpu = cpus_[node];
   cpu.busy = true;
+  cpu.sending = true;
   // The preparation (dividing the destinations, building the copies) comes first; then
   // one start-up per step, the NI holding the CPU for it.
   machine_.mesh().at(machine_.now() + settings_.prep, [this, node] { send_step(node, 0); });
@@ -77,28 +79,39 @@ void MulticastService::send_step(NodeId node, std::size_t k) {
   const MulticastStep& step = *job.steps[k];
   NiMulticast cmd;
   for (const Worm& w : step.worms) {
-    cmd.worms.push_back(NiWorm{w.dests, w.base(), w.first_hop});
+    const auto data = static_cast<std::uint16_t>(worm_data_flits(w, settings_.data_flits, settings_.addresses));
+    cmd.worms.push_back(NiWorm{w.dests, w.base(), w.first_hop, data});
     for (NodeId d : w.dests) expect(d);
   }
   cmd.data_flits = settings_.data_flits;
   cmd.words = job.multicast->words;
-  machine_.node(node).multicast(std::move(cmd), [this, node, k, a = job.multicast](NiMulticast& sent) {
+  machine_.node(node).multicast(std::move(cmd), [this, node, k, &step, a = job.multicast](NiMulticast& sent) {
     // The (k+1)-th start-up of this node's job, after those that brought it the message.
     const auto before = a->startups.find(node);
     const int paid = (before == a->startups.end() ? 0 : before->second) + static_cast<int>(k) + 1;
-    for (std::uint64_t p : sent.packets) {
-      packets_[p] = Sent{a, paid};
-      a->packets.push_back(p);
-    }
     Cpu& cpu = cpus_[node];
+    const bool hold = settings_.sender_busy == SenderBusy::Delivery;
+    for (std::size_t i = 0; i < sent.packets.size(); ++i) {
+      const Worm& w = step.worms[i];
+      packets_[sent.packets[i]] =
+          Sent{a, paid, worm_data_flits(w, settings_.data_flits, settings_.addresses), node, w.dests.back(), hold};
+      a->packets.push_back(sent.packets[i]);
+    }
+    if (hold) cpu.in_flight += sent.packets.size();
     if (k + 1 < cpu.jobs.front().steps.size()) {
       send_step(node, k + 1);
       return;
     }
-    cpu.jobs.pop_front();
-    cpu.busy = false;
-    if (!cpu.jobs.empty()) run_job(node);
+    cpu.sending = false;
+    if (cpu.in_flight == 0) finish_job(node);
   });
+}
+
+void MulticastService::finish_job(NodeId node) {
+  Cpu& cpu = cpus_[node];
+  cpu.jobs.pop_front();
+  cpu.busy = false;
+  if (!cpu.jobs.empty()) run_job(node);
 }
 
 void MulticastService::expect(NodeId node) {
@@ -132,13 +145,22 @@ void MulticastService::on_receive(NodeId node, const NiReceive& r) {
                       ", which no multicast sent");
     return;
   }
-  const std::shared_ptr<Active> a = found->second.multicast;
+  const Sent sent = found->second;
+  const std::shared_ptr<Active> a = sent.multicast;
   MulticastRecord& rec = a->record;
-  a->startups[node] = found->second.startups;
-  rec.startups = std::max(rec.startups, found->second.startups);
+  a->startups[node] = sent.startups;
+  rec.startups = std::max(rec.startups, sent.startups);
+  // The worm's last copy: a sender that stays engaged until its worms are delivered is
+  // free once the last of them is.
+  if (sent.holds_sender && node == sent.last) {
+    Cpu& cpu = cpus_[sent.sender];
+    if (--cpu.in_flight == 0 && !cpu.sending) finish_job(sent.sender);
+  }
   // Which node gets which copy, in which flit order, is the scoreboard's to check
-  // (MeshSystem); here, that the message arrived whole and once.
-  if (r.words != a->words)
+  // (MeshSystem); here, that the message arrived whole and once (a worm whose address
+  // flits are within the message carries what fits of its words).
+  if (r.words.size() != sent.data_flits ||
+      !std::equal(r.words.begin(), r.words.end(), a->words.begin()))
     errors_.push_back("multicast " + std::to_string(rec.id) + ": the copy at " + where(mesh, node) +
                       " differs from the message sent");
   if (!rec.arrivals.emplace(node, r.cycle).second) {

@@ -30,6 +30,10 @@ struct MulticastSettings {
   std::uint64_t prep = 16;         // preparation time per job, cycles (paper_prep_cycles)
   std::uint16_t data_flits = 32;   // the message, in data flits (one word each)
   double threshold = 0.5;          // QG's T
+  // The paper's model, switch by switch (path_multicast.hpp).
+  AddressFlits addresses = AddressFlits::OnTop;
+  QgRouting qg_routing = QgRouting::Snake;
+  SenderBusy sender_busy = SenderBusy::StartUps;
 };
 
 // One multicast, from the call to the tail at its last destination.
@@ -75,6 +79,10 @@ class MulticastService {
   struct Cpu {
     std::deque<Job> jobs;  // waiting; the front one runs while `busy`
     bool busy = false;
+    // SenderBusy::Delivery: the front job's worms not yet at their last destination
+    // (its CPU is released when the last one arrives).
+    std::size_t in_flight = 0;
+    bool sending = false;  // the front job has steps left to send
   };
   struct Inbox {
     std::uint64_t expected = 0;  // messages sent towards this node and not yet received
@@ -88,6 +96,7 @@ class MulticastService {
   void expect(NodeId node);
   void arm(NodeId node);
   void on_receive(NodeId node, const NiReceive& r);
+  void finish_job(NodeId node);
 
   Machine& machine_;
   MulticastSettings settings_;
@@ -96,6 +105,9 @@ class MulticastService {
   struct Sent {  // a worm on its way
     std::shared_ptr<Active> multicast;
     int startups = 0;  // paid from the call until it left
+    std::size_t data_flits = 0;  // the words each copy carries
+    NodeId sender = 0, last = 0;  // last: the worm's last destination
+    bool holds_sender = false;    // its arrival at `last` frees the sender's CPU
   };
   std::unordered_map<std::uint64_t, Sent> packets_;  // by packet id
   std::unordered_map<NodeId, Cpu> cpus_;
