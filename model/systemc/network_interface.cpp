@@ -106,15 +106,30 @@ void NetworkInterface::start(tlm::tlm_generic_payload& trans, Done done) {
   }
 }
 
+namespace {
+
+// When a command's caller is free again and when its head enters the router.
+struct SendTimes {
+  std::uint64_t returns, enters;
+};
+SendTimes send_times(std::uint64_t now, std::uint32_t ts, const std::optional<SendCost>& cost) {
+  if (!cost) return {now + ts, now + ts};
+  return {now + cost->overhead, now + std::uint64_t{cost->overhead} + cost->latency};
+}
+
+}  // namespace
+
 void NetworkInterface::do_send(NiSend& cmd, Done done) {
   const std::uint64_t now = system_.now_cycle();
-  const std::uint64_t start = now + system_.config().timing.ts;
+  const SendTimes times = send_times(now, system_.config().timing.ts, cmd.cost);
+  const std::uint64_t start = times.enters;
   const auto length = static_cast<std::uint16_t>(1 + cmd.words.size());
   const std::uint64_t id = system_.new_packet_id();
   system_.scoreboard().expect(id, node_, cmd.dest, length, now, cmd.words);
   for (const Flit& f : make_worm(id, node_, cmd.dest, length, now, cmd.words)) inject(f, start);
-  // The caller is busy for the start-up; the head enters the router as it returns.
-  system_.at(start, std::move(done));
+  // The caller is busy for the start-up; the head enters the router as it returns (with
+  // a SendCost, after the overhead and the latency).
+  system_.at(times.returns, std::move(done));
 }
 
 void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
@@ -143,7 +158,8 @@ void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
 
 void NetworkInterface::do_tree_multicast(NiTreeMulticast& cmd, Done done) {
   const std::uint64_t now = system_.now_cycle();
-  const std::uint64_t start = now + system_.config().timing.ts;
+  const SendTimes times = send_times(now, system_.config().timing.ts, cmd.cost);
+  const std::uint64_t start = times.enters;
   const auto length = static_cast<std::uint16_t>(1 + cmd.data_flits);
   if (cmd.words.size() > cmd.data_flits) throw std::logic_error("tree multicast: more words than data flits");
   system_.config().require_tree_vc(length, "a tree multicast");
@@ -151,7 +167,7 @@ void NetworkInterface::do_tree_multicast(NiTreeMulticast& cmd, Done done) {
   system_.scoreboard().expect_tree(cmd.packet, node_, cmd.members, length, now, cmd.words);
   for (const Flit& f : make_tree_worm(cmd.packet, node_, cmd.member, cmd.gid, length, now, cmd.words))
     inject(f, start);
-  system_.at(start, std::move(done));
+  system_.at(times.returns, std::move(done));
 }
 
 void NetworkInterface::do_listen(const NiListen& cmd) {

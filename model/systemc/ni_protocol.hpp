@@ -25,9 +25,18 @@ enum class NiCommand : std::uint64_t {
   ListenGroup = 0x58,     // NiListen: post (or withdraw) receive buffers for a group's datagrams
 };
 
+// LogP's split of a send's start-up (docs/broadcast.md, "The cost of a send"): the
+// software is busy `overhead` cycles (o) and the head enters the router `overhead +
+// latency` cycles after the call. A command without one costs the start-up t_s for both.
+struct SendCost {
+  std::uint32_t overhead = 0;
+  std::uint32_t latency = 0;
+};
+
 struct NiSend {
   NodeId dest = 0;
   std::vector<std::uint32_t> words;
+  std::optional<SendCost> cost;
 };
 
 // One multidestination worm of a step: its destinations in delivery order and the base
@@ -61,6 +70,7 @@ struct NiTreeMulticast {
   std::uint16_t data_flits = 0;
   std::vector<std::uint32_t> words;
   std::vector<NodeId> members;  // model only: the nodes the scoreboard lets receive a copy
+  std::optional<SendCost> cost;
   std::uint64_t packet = 0;     // out: the worm's packet id
 };
 

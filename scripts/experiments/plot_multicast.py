@@ -11,9 +11,14 @@ The experiment runs one seed a point; the interval is the batch-means one: the m
 the run's batch means (its mean latency) with the 95% Student-t interval over them
 (plot_output.mean_interval), t(0.975, batches - 1) times the standard error the program
 reports. A saturated point has no latency: a triangle on the top edge, "sat." in the
-tables.
+tables; a deadlocked one "deadl.".
+
+With MULTICAST_MODEL set (scripts/experiments/multicast-model) the headings name that
+model and docs/results.md is not checked against the tables: plot_multicast_model.py
+compares the models and docs/results.md quotes its table.
 """
 import csv
+import os
 import sys
 from pathlib import Path
 
@@ -31,15 +36,16 @@ FIGS = {"3": ("10x10", 10), "4": ("10x10", 20), "5": ("16x16", 10), "6": ("16x16
 
 def load(path):
     """{algo: {rate: Point}}: the mean latency over the run's batch means with its 95%
-    interval, or a saturated point."""
+    interval, or a saturated point (its `deadlock` set when the network deadlocked)."""
     data = {a: {} for a in ALGOS}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
             a = r["algorithms.0.algorithm"]
             batches = plot_output.flattened_list(r, "algorithms.0.batch_means_cycles")
             saturated = r["algorithms.0.saturated"] == "true"
-            data[a][float(r["rate"])] = plot_output.Point(float(r["rate"]), [] if saturated else batches,
-                                                          1 if saturated else 0)
+            point = plot_output.Point(float(r["rate"]), [] if saturated else batches, 1 if saturated else 0)
+            point.deadlock = r["algorithms.0.saturation"].startswith("deadlock")
+            data[a][float(r["rate"])] = point
     return data
 
 
@@ -68,6 +74,7 @@ def winner(data, r):
 
 def main():
     out = Path(sys.argv[1] if len(sys.argv) > 1 else "results/multicast")
+    model = os.environ.get("MULTICAST_MODEL", "")
     lines = []
     for fig, (mesh, k) in FIGS.items():
         path = out / f"fig{fig}.csv"
@@ -91,7 +98,7 @@ def main():
         ax.set_xlabel("offered traffic (multicasts/node/cycle)")
         ax.set_ylabel("mean multicast latency (cycles)")
         n = "/".join(str(b) for b in sorted(batches)) or "-"
-        ax.set_title(f"Fig. {fig}: {mesh}, {k} destinations, 32 flits, start-up 33\n"
+        ax.set_title(f"Fig. {fig}: {mesh}, {k} destinations, 32 flits, start-up 33{', ' + model if model else ''}\n"
                      f"one seed; mean with its 95% interval over {n} batch means", fontsize=9)
         ax.grid(True, alpha=0.3)
         plot_output.legend(ax, fontsize=8)
@@ -99,14 +106,14 @@ def main():
         plot_output.save(fig_, out / f"fig{fig}.png", dpi=120)
         plt.close(fig_)
 
-        lines += [f"### Fig. {fig}: {mesh}, {k} destinations", "",
+        lines += [f"### Fig. {fig}: {mesh}, {k} destinations{' (' + model + ')' if model else ''}", "",
                   f"Mean latency ± 95% interval over the {n} batch means of one seed; sat.: saturated.", "",
                   "| load | DP | MP | CP | QG | best |", "|---|---|---|---|---|---|"]
         for r in rates:
             cells = []
             for a in ALGOS:
                 v = data[a].get(r)
-                cells.append("-" if v is None else v.cell(0))
+                cells.append("-" if v is None else "deadl." if v.deadlock else v.cell(0))
             lines.append(f"| {r:g} | " + " | ".join(cells) + f" | {winner(data, r) or '-'} |")
         carried = [r for r in rates if winner(data, r)]
         lines.append("")
@@ -116,11 +123,12 @@ def main():
         for a in ALGOS:
             sat = [r for r in rates if r in data[a] and data[a][r].saturated]
             if sat:
-                lines.append(f"{a.upper()} saturated from {sat[0]:g}.")
+                how = "deadlocked" if data[a][sat[0]].deadlock else "saturated"
+                lines.append(f"{a.upper()} {how} from {sat[0]:g}.")
         cross = crossings(data, rates)
         lines.append("Crossings: " + ("; ".join(cross) if cross else "none") + ".")
         lines.append("")
-    plot_output.write_summary(out, lines, "Wall time per figure (40 points, `meshsync sweep --workers 2`):")
+    plot_output.write_summary(out, lines, "Wall time per figure (`meshsync sweep --workers 2`):", check=not model)
 
 
 if __name__ == "__main__":

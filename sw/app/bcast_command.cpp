@@ -19,6 +19,13 @@ using nlohmann::json;
 
 namespace {
 
+// What a send costs: the start-up ts, or LogP's overhead and latency.
+json send_json(const BroadcastParams& p, std::uint32_t ts) {
+  const SendModel m = send_model(p, ts);
+  const SendCost cost = m.cost.value_or(SendCost{ts, 0});
+  return json{{"overhead_cycles", cost.overhead}, {"latency_cycles", cost.latency}, {"done_at", p.done_at}};
+}
+
 json row_json(const BroadcastSummary& row, bool per_rank, const MeshShape& mesh) {
   const BroadcastResult& r = row.result;
   json j{{"latency_cycles", r.latency()}, {"rank1_cycles", row.rank1}, {"last_rank_cycles", row.last_rank},
@@ -74,7 +81,7 @@ void print_result_json(const BcastOptions& o, const BroadcastExperimentResult& x
   json j{{"ranks", x.nodes.size()}, {"root_rank", p.root}, {"root_node", mesh.coord(x.nodes[root])},
          {"comm", p.comm}, {"bytes", p.bytes}, {"mtu", p.mtu}, {"packets", x.message.packets()},
          {"bytes_per_flit", kBytesPerFlit}, {"skew_cycles", p.skew}, {"swapping", p.swapping}, {"learn", p.learn},
-         {"seed", p.seed}, {"repeat", p.repeat}, {"algorithms", algos}};
+         {"seed", p.seed}, {"repeat", p.repeat}, {"send", send_json(p, cfg.timing.ts)}, {"algorithms", algos}};
   if (!p.slow_link.empty()) j["slow_link"] = json{{"link", p.slow_link}, {"from_run", p.slow_at}};
   print_json(std::move(j), cfg, cosim, wall);
 }
@@ -84,10 +91,15 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
   const BroadcastParams& p = o.params;
   const MeshShape& mesh = cfg.mesh;
   const auto root = static_cast<Rank>(p.root);
+  const SendModel send = send_model(p, cfg.timing.ts);
+  const std::string logp =
+      (send.cost ? fmt::format("  send o={} L={}", send.cost->overhead, send.cost->latency) : std::string()) +
+      (send.until_delivered ? "  done at delivery" : "");
   fmt::print("broadcast of {} bytes ({} packet(s), mtu {}) to {} ranks on a {}x{} mesh, root rank {} at ({},{})  "
-             "ts={} tp={} trn={}\n",
+             "ts={} tp={} trn={}{}\n",
              p.bytes, x.message.packets(), p.mtu, x.nodes.size(), mesh.width, mesh.height, p.root,
-             mesh.coord(x.nodes[root]).x, mesh.coord(x.nodes[root]).y, cfg.timing.ts, cfg.timing.tp, cfg.timing.trn);
+             mesh.coord(x.nodes[root]).x, mesh.coord(x.nodes[root]).y, cfg.timing.ts, cfg.timing.tp, cfg.timing.trn,
+             logp);
   fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>10} {:>6} {:>8} {:>14}\n", "algo", "run",
              "slow", "latency [cyc]", "rank 1", "last rank", "median", "max dev", "messages", "hops", "tree cost", "swaps",
              "penalty", "mc kept/drop");

@@ -333,6 +333,20 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
       ->check(CLI::IsMember({"none", "delay", "sync"}));
   add_number(bcast, "--root-delay", o.params.root_delay, "two-stage, --stage0 delay: cycles the root waits", kNonNegative);
   add_number(bcast, "--threshold", o.params.threshold, "two-stage: fewer ranks run TUNED's binomial tree instead", decimal(2, std::int64_t{1} << 30));
+  // LogP's split of a send (docs/broadcast.md, "The cost of a send"); unset, a send costs
+  // the start-up ts of CPU time and its head enters the router as it ends.
+  const auto send_cycles = [&](const char* name, std::optional<std::int64_t>& field, const char* help) {
+    bcast->add_option_function<std::int64_t>(name, [&field](const std::int64_t& v) { field = v; }, help)
+        ->transform(decimal(0, kParameterLarge));
+  };
+  send_cycles("--send-overhead", o.params.send_overhead,
+              "cycles a send keeps its rank busy (LogP's o; default ts)");
+  send_cycles("--send-latency", o.params.send_latency,
+              "cycles from the end of a send's overhead to its head entering the router (LogP's L at the NI; default 0)");
+  bcast->add_option("--done-at", o.params.done_at,
+                    "a rank leaves the broadcast once its last send is posted, or once it is delivered")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"posted", "delivered"}));
   add_number(bcast, "--repeat", o.params.repeat, "broadcasts in a row (the adaptive tree learns between them)", decimal(1, 100000));
   bcast->add_option("--slow-link", o.params.slow_link, "x,y:PORT:CYCLES: that link (PORT +X -X +Y -Y) gets this much slower ...");
   add_number(bcast, "--slow-at", o.params.slow_at, "... before this broadcast (1-based)", kPositive);

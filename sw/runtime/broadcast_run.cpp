@@ -77,6 +77,13 @@ void BroadcastRun::on_packet(Rank r, const NiReceive& got) {
     throw std::logic_error("broadcast: rank " + std::to_string(r) + " got a message from a node that is not its parent");
   const std::size_t k = s.packets++;
   if (k == 0) out_.edge_latency[r] = got.cycle - sent_at_first_[r];
+  if (msg_.send.until_delivered) {
+    // The parent's send is complete: delivered.
+    const Rank parent = *tree_.parent[r];
+    --state_[parent].undelivered;
+    out_.ranks[parent].forwarded = m_.now() - start_;
+    maybe_done(parent);
+  }
   // Packets between two nodes arrive in order (one XY path, one worm VC).
   for (std::uint64_t i = 0; i < msg_.packet_bytes(k); ++i)
     s.buffer.push_back(static_cast<std::uint8_t>(got.words.at(i / kBytesPerFlit) >> (8 * (i % kBytesPerFlit))));
@@ -106,17 +113,21 @@ void BroadcastRun::pump(Rank r) {
   const NodeId from = nodes_[r], to = nodes_[next.child];
   ++out_.messages;
   out_.hops += static_cast<std::uint64_t>(hops(m_.mesh().mesh().coord(from), m_.mesh().mesh().coord(to)));
-  m_.node(from).send(to, words(next.packet), [this, r] {
-    state_[r].sending = false;
-    out_.ranks[r].forwarded = m_.now() - start_;
-    pump(r);
-    maybe_done(r);
-  });
+  if (msg_.send.until_delivered) ++s.undelivered;
+  m_.node(from).send(
+      to, words(next.packet),
+      [this, r] {
+        state_[r].sending = false;
+        if (!msg_.send.until_delivered) out_.ranks[r].forwarded = m_.now() - start_;
+        pump(r);
+        maybe_done(r);
+      },
+      msg_.send.cost);
 }
 
 void BroadcastRun::maybe_done(Rank r) {
   RankState& s = state_[r];
-  if (s.done || !s.have_all || s.sending || !s.sends.empty()) return;
+  if (s.done || !s.have_all || s.sending || !s.sends.empty() || s.undelivered > 0) return;
   s.done = true;
   RankTiming& t = out_.ranks[r];
   if (tree_.children[r].empty()) t.forwarded = t.received;

@@ -21,9 +21,20 @@ inline constexpr std::uint64_t kBytesPerFlit = 4;
 
 // The message: `bytes` split into packets of at most `mtu` bytes, each one worm of a head
 // and ceil(packet bytes / 4) body flits. A 0-byte message is one head-only packet.
+//
+// `send` is what each of its sends costs the rank (docs/broadcast.md, "The cost of a
+// send"): without a SendCost the start-up t_s of CPU time, the head entering the router
+// as it ends; with one, LogP's overhead o and latency L. `until_delivered`: a rank
+// leaves the broadcast once its last message is delivered, not once it is posted.
+struct SendModel {
+  std::optional<SendCost> cost;
+  bool until_delivered = false;
+};
+
 struct BroadcastMessage {
   std::uint64_t bytes = 2;
   std::uint64_t mtu = 256;
+  SendModel send;
   std::size_t packets() const { return bytes == 0 ? 1 : static_cast<std::size_t>((bytes + mtu - 1) / mtu); }
   std::uint64_t packet_bytes(std::size_t k) const;
   std::uint64_t flits(std::size_t k) const { return 1 + (packet_bytes(k) + kBytesPerFlit - 1) / kBytesPerFlit; }
@@ -35,7 +46,8 @@ struct RankTiming {
   std::uint64_t entered = 0;    // it called broadcast (later than 0 under --skew)
   std::uint64_t received = 0;   // it had every packet (the root: when it entered)
   std::uint64_t forwarded = 0;  // its last send returned: the head of its last forward is
-                                // in its router (= received when it has no children)
+                                // in its router (= received when it has no children); with
+                                // SendModel::until_delivered, its last message was delivered
   std::uint64_t completion() const { return received > forwarded ? received : forwarded; }
 };
 
@@ -108,6 +120,7 @@ class BroadcastRun {
     bool sending = false;
     bool have_all = false;
     bool done = false;
+    std::size_t undelivered = 0;  // SendModel::until_delivered: sent, not yet at the child
   };
   void enter(Rank r);
   std::vector<std::uint32_t> words(std::size_t k) const;

@@ -71,7 +71,7 @@ tlm::tlm_sync_enum Node::nb_transport_bw(tlm::tlm_generic_payload& trans, tlm::t
 }
 
 void Node::send(NodeId dest, std::vector<std::uint32_t> words) {
-  NiSend cmd{dest, std::move(words)};
+  NiSend cmd{dest, std::move(words), std::nullopt};
   transport(NiCommand::Send, &cmd);
 }
 
@@ -123,8 +123,9 @@ void Node::cs_path(std::uint8_t gid, NodeId parent, bool setup, std::function<vo
         [done = std::move(done)](NiCsPath&) { done(); });
 }
 
-void Node::send(NodeId dest, std::vector<std::uint32_t> words, std::function<void()> done) {
-  start(NiCommand::Send, NiSend{dest, std::move(words)}, [done = std::move(done)](NiSend&) { done(); });
+void Node::send(NodeId dest, std::vector<std::uint32_t> words, std::function<void()> done,
+                std::optional<SendCost> cost) {
+  start(NiCommand::Send, NiSend{dest, std::move(words), cost}, [done = std::move(done)](NiSend&) { done(); });
 }
 
 void Node::multicast(NiMulticast step, std::function<void(NiMulticast&)> done) {

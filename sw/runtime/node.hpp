@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include <systemc>
@@ -49,7 +50,8 @@ class Node : private tlm::tlm_bw_transport_if<> {
   // Software as callbacks, for every node of a large mesh. `done` of send runs when the
   // start-up is over (the head is in the router); receive's gets the whole message once
   // its tail is delivered.
-  void send(NodeId dest, std::vector<std::uint32_t> words, std::function<void()> done);
+  void send(NodeId dest, std::vector<std::uint32_t> words, std::function<void()> done,
+            std::optional<SendCost> cost = std::nullopt);
   void receive(std::function<void(NiReceive&)> done, NiMatch match = {});
   // One message-passing step of a path-based multicast (one start-up for all its worms);
   // `done` gets the command with the worms' packet ids once the start-up has passed.

@@ -74,7 +74,12 @@ void TwoStageRun::enter(Rank r) {
       case Stage0::Sync: {
         // The root waits for the one rank the communicator's generator chose.
         const NiMatch from_sync{NiMatch::Kind::Message, nodes_[*out_.two_stage.sync_rank]};
-        m_.node(nodes_[r]).receive([this](NiReceive&) { root_stage1(); }, from_sync);
+        m_.node(nodes_[r]).receive(
+            [this](NiReceive&) {
+              delivered(*out_.two_stage.sync_rank);
+              root_stage1();
+            },
+            from_sync);
         break;
       }
     }
@@ -118,6 +123,7 @@ void TwoStageRun::post_chain_receive(Rank r) {
       [this, r](NiReceive& got) {
         RankState& s = state_[r];
         ++s.chain_in;
+        delivered(predecessor(r));
         on_fragment(r, got, false);
         if (s.chain_in < s.have.size()) post_chain_receive(r);
         else maybe_done(r);
@@ -154,9 +160,10 @@ void TwoStageRun::pump(Rank r) {
   const Op op = s.ops.front();
   s.ops.pop_front();
   s.sending = true;
-  const auto sent = [this, r] {
+  const bool until_delivered = msg_.send.until_delivered;
+  const auto sent = [this, r, until_delivered] {
     state_[r].sending = false;
-    out_.ranks[r].forwarded = m_.now() - start_;
+    if (!until_delivered) out_.ranks[r].forwarded = m_.now() - start_;
     pump(r);
     maybe_done(r);
   };
@@ -164,7 +171,8 @@ void TwoStageRun::pump(Rank r) {
   const auto point_to_point = [&](Rank to, std::vector<std::uint32_t> words) {
     ++out_.messages;
     out_.hops += static_cast<std::uint64_t>(hops(m_.mesh().mesh().coord(nodes_[r]), m_.mesh().mesh().coord(nodes_[to])));
-    me.send(nodes_[to], std::move(words), sent);
+    if (until_delivered) ++s.undelivered;
+    me.send(nodes_[to], std::move(words), sent, msg_.send.cost);
   };
   switch (op.kind) {
     case Op::Sync: point_to_point(root_, {}); break;
@@ -180,15 +188,25 @@ void TwoStageRun::pump(Rank r) {
       cmd.words = fragment_words(msg_, data_, op.fragment);
       cmd.data_flits = static_cast<std::uint16_t>(cmd.words.size());
       cmd.members = nodes_;
+      cmd.cost = msg_.send.cost;
+      // A datagram is complete once posted: nothing tells its sender of its delivery.
+      if (until_delivered) out_.ranks[r].forwarded = m_.now() - start_;
       me.tree_multicast(std::move(cmd), [sent](NiTreeMulticast&) { sent(); });
       break;
     }
   }
 }
 
+void TwoStageRun::delivered(Rank sender) {
+  if (!msg_.send.until_delivered) return;
+  --state_[sender].undelivered;
+  out_.ranks[sender].forwarded = m_.now() - start_;
+  maybe_done(sender);
+}
+
 void TwoStageRun::maybe_done(Rank r) {
   RankState& s = state_[r];
-  if (!s.done && s.have.full() && !s.sending && s.ops.empty()) {
+  if (!s.done && s.have.full() && !s.sending && s.ops.empty() && s.undelivered == 0) {
     s.done = true;
     RankTiming& t = out_.ranks[r];
     if (last_in_chain(r)) t.forwarded = t.received;

@@ -78,7 +78,9 @@ class TwoStageRun {
     bool sending = false;
     bool done = false;
     bool drained = false;
+    std::size_t undelivered = 0;  // SendModel::until_delivered: sent, not yet received
   };
+  void delivered(Rank sender);
   Rank relative(Rank r) const { return (r + nodes_.size() - root_) % nodes_.size(); }
   bool last_in_chain(Rank r) const { return relative(r) + 1 == nodes_.size(); }
   Rank successor(Rank r) const { return (r + 1) % nodes_.size(); }

@@ -116,3 +116,43 @@ TEST_CASE("broadcast: the adaptive tree recovers from a slowed link, the binomia
   CHECK(binomial_slowed > fast + 4900);
   CHECK(recovered < fast + 100);
 }
+
+TEST_CASE("broadcast: LogP's split of a send: overhead o busy, head in the router after o + L", "[broadcast][system]") {
+  const NetworkConfig cfg = make_config({4, 4});
+  std::vector<NodeId> nodes;
+  for (NodeId n = 0; n < 16; ++n) nodes.push_back(n);
+  const BroadcastTree tree = binomial_broadcast(16, 0);
+  const Timing& t = cfg.timing;
+  const auto h = [&](Rank a, Rank b) { return hops(cfg.mesh.coord(nodes[a]), cfg.mesh.coord(nodes[b])); };
+  // A message's trip once its head is in the router: the zero-load latency less the start-up.
+  const auto trip = [&](Rank a, Rank b) { return zero_load_latency(t, h(a, b), 4) - t.ts; };
+  const std::uint32_t o = 100, L = 400;
+  BroadcastMessage msg{10, 256};
+  msg.send.cost = SendCost{o, L};
+  const BroadcastResult posted = broadcast_once(cfg, nodes, tree, msg, std::vector<std::uint64_t>(16, 0));
+  CHECK(posted.wrong_buffers.empty());
+  // The root's sends follow each other o apart; each head enters o + L after its call.
+  CHECK(posted.ranks[1].received == o + L + trip(0, 1));
+  CHECK(posted.ranks[2].received == o + o + L + trip(0, 2));
+  CHECK(posted.ranks[3].received == posted.ranks[1].received + o + L + trip(1, 3));
+  CHECK(posted.ranks[0].completion() == 4 * o);  // posted: its fourth send's overhead ends
+  // Done at delivery: the root leaves when its last message (to rank 8) has arrived.
+  msg.send.until_delivered = true;
+  const BroadcastResult delivered = broadcast_once(cfg, nodes, tree, msg, std::vector<std::uint64_t>(16, 0));
+  CHECK(delivered.wrong_buffers.empty());
+  CHECK(delivered.ranks[1].received == posted.ranks[1].received);
+  CHECK(delivered.ranks[0].completion() == delivered.ranks[8].received);
+  CHECK(delivered.ranks[0].completion() == 4 * o + L + trip(0, 8));
+  for (Rank k = 1; k < 16; ++k)
+    if (!tree.children[k].empty())
+      CHECK(delivered.ranks[k].completion() >= delivered.ranks[tree.children[k].back()].received);
+  // Without a SendCost the start-up ts is both: the default is the split o = ts, L = 0.
+  msg.send = SendModel{SendCost{t.ts, 0}, false};
+  const BroadcastResult split = broadcast_once(cfg, nodes, tree, msg, std::vector<std::uint64_t>(16, 0));
+  msg.send = SendModel{};
+  const BroadcastResult plain = broadcast_once(cfg, nodes, tree, msg, std::vector<std::uint64_t>(16, 0));
+  for (Rank k = 0; k < 16; ++k) {
+    CHECK(split.ranks[k].received == plain.ranks[k].received);
+    CHECK(split.ranks[k].completion() == plain.ranks[k].completion());
+  }
+}

@@ -82,7 +82,7 @@ TEST_CASE("cli: bad schemes, patterns, timings and router parameters", "[cli][er
   // Negative values for unsigned fields are refused, not wrapped around.
   expect_error_naming({"barrier", "--ts", "-5"}, "--ts");
   expect_error_naming({"barrier", "--ts=-5"}, "--ts");
-  expect_error_naming({"barrier", "--tp", "0"}, "--tp");
+  expect_error_naming({"barrier", "--tp", "-1"}, "--tp");
   expect_error_naming({"barrier", "--trn", "-1"}, "--trn");
   expect_error_naming({"traffic", "--trm", "-30"}, "--trm");
   expect_error_naming({"barrier", "--ts", "abc"}, "--ts");
@@ -530,6 +530,14 @@ TEST_CASE("cli: multicast refuses bad rates, load settings and RTL runs with one
   expect_error_naming(with({"--batches", "0"}), "--batches");
   expect_error_naming(with({"--lockstep", "0,0", "--ni", "one-port", "--load", "uniform"}), "--load does not run");
   expect_error_naming(with({"--rtl", "all", "--ni", "one-port", "--trace", "w.fst"}), "give one --algo");
+  // The QG paper's model switches (docs/multicast.md).
+  expect_error_naming(with({"--addresses", "free"}), "--addresses");
+  expect_error_naming(with({"--qg-routing", "xy"}), "--qg-routing");
+  expect_error_naming(with({"--sender-busy", "always"}), "--sender-busy");
+  expect_error_naming(with({"--addresses", "within", "--flits", "10", "--dests", "random:10"}), "--addresses within");
+  // A hop of trn alone is the model's: refused before any RTL is built or loaded.
+  expect_error_naming(with({"--tp", "0", "--rtl", "all"}), "tp of at least 1");
+  expect_error_naming(with({"--tp", "0", "--lockstep", "mesh"}), "tp of at least 1");
 }
 
 #ifdef MESHSYNC_BIN_HAS_RTL
@@ -976,6 +984,13 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
                       "--slow-at");
   // A link delay the deadlock detector would mistake for a deadlock.
   expect_error_naming({"bcast", "--mesh", "4x4", "--slow-link", "1,0:+X:60000", "--repeat", "2"}, "deadlock");
+  // LogP's split of a send (docs/broadcast.md, "The cost of a send").
+  expect_error_naming({"bcast", "--send-overhead", "-1"}, "--send-overhead");
+  expect_error_naming({"bcast", "--send-latency", "x"}, "--send-latency");
+  expect_error_naming({"bcast", "--done-at", "never"}, "--done-at");
+  expect_error_naming({"bcast", "--mesh", "4x4", "--algo", "adaptive", "--send-overhead", "50", "--slow-link",
+                       "1,0:+X:100", "--repeat", "2"},
+                      "--send-overhead");
 }
 
 TEST_CASE("cli: bcast --algo twostage cuts fragments to what the tree VC holds", "[cli][json][bcast]") {

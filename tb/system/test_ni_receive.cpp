@@ -58,7 +58,7 @@ TEST_CASE("NI receive: a multicast copy and a message each go to the receive of 
   m.spawn("sender", [&] {
     m.node(3).send(0, {7});  // the message first ...
     NiMulticast step;        // ... then a one-destination XY worm
-    step.worms.push_back(NiWorm{{NodeId{0}}, WormBase::XY});
+    step.worms.push_back(NiWorm{{NodeId{0}}, WormBase::XY, Port::Local, 0});
     step.data_flits = 1;
     step.words = {9};
     m.node(3).multicast(std::move(step), [&](NiMulticast&) { sent = true; });

@@ -260,7 +260,7 @@ TEST_CASE("scale: the NI's non-blocking transport answers when the blocking one 
     wait_cycles(4);
     sent_at = m.now();
     tlm::tlm_generic_payload send;
-    NiSend cmd{15, {7, 8}};
+    NiSend cmd{15, {7, 8}, {}};
     CHECK(request(send, NiCommand::Send, &cmd) == tlm::TLM_ACCEPTED);
     // The worm's delivery, through the blocking path at the other end.
     got = m.node(15).receive();

@@ -101,6 +101,44 @@ TEST_CASE("two-stage: without loss every rank has the message at the tree worm's
   CHECK(r.two_stage.copies_unposted == 1);  // the root's own copy: it posts no receive
 }
 
+TEST_CASE("two-stage: with LogP's split the multicast leaves after o + L; done at delivery waits for the chain",
+          "[broadcast][two-stage][system]") {
+  NetworkConfig cfg = make_config({8, 8});
+  const std::vector<NodeId> nodes = parse_members("random:30", cfg.mesh, 5);
+  const Rank root = 3;
+  BroadcastMessage msg{10, 64};
+  msg.send.cost = SendCost{100, 300};
+  Run run;
+  run.opt.stage0 = Stage0::None;
+  const BroadcastResult posted = two_stage(cfg, nodes, root, msg, run);
+  CHECK(posted.wrong_buffers.empty());
+  const BarrierTree tree = build_btm_tree(cfg.mesh, nodes);
+  const Timing& t = cfg.timing;
+  const int to_root = hops(cfg.mesh.coord(nodes[root]), cfg.mesh.coord(tree.root()));
+  for (Rank k = 0; k < nodes.size(); ++k) {
+    if (k == root) continue;
+    const TreeNode& m = tree.at(nodes[k]);
+    const auto D = static_cast<std::uint64_t>(to_root + m.path_hops);
+    const auto h = static_cast<std::uint64_t>(m.depth);
+    INFO("rank " << k);
+    // The tree worm's zero-load cycle with o + L in place of the start-up.
+    CHECK(posted.ranks[k].received == 100 + 300 + D * t.tp + (D - h) * t.trn + (h + 1) * t.trm + 5 - 1);
+    // Posted: a rank leaves o after it had the fragment (its one chain send), but the last.
+    if ((k + nodes.size() - root) % nodes.size() + 1 < nodes.size())
+      CHECK(posted.ranks[k].completion() == posted.ranks[k].received + 100);
+  }
+  msg.send.until_delivered = true;
+  const BroadcastResult delivered = two_stage(cfg, nodes, root, msg, run);
+  CHECK(delivered.wrong_buffers.empty());
+  for (Rank k = 0; k < nodes.size(); ++k) {
+    const Rank next = (k + 1) % nodes.size();
+    INFO("rank " << k);
+    CHECK(delivered.ranks[k].received == posted.ranks[k].received);
+    // Its chain message was taken by its successor before it left.
+    if (next != root) CHECK(delivered.ranks[k].completion() > delivered.ranks[k].received + 100 + 300);
+  }
+}
+
 TEST_CASE("two-stage: ranks that enter after their copy arrived lose it and wait penalty rounds",
           "[broadcast][two-stage][system]") {
   const NetworkConfig cfg = make_config({8, 8});

@@ -33,7 +33,8 @@ TEST_CASE("NetworkConfig::validate accepts the defaults and rejects each bad fie
   CHECK_NOTHROW(bad([](NetworkConfig& c) { c.mesh = {2, 1}; }).validate());
   CHECK_NOTHROW(bad([](NetworkConfig& c) { c.mesh = {1, 2}; }).validate());
   CHECK_THROWS_AS(bad([](NetworkConfig& c) { c.timing.ts = 0; }).validate(), ConfigError);
-  CHECK_THROWS_AS(bad([](NetworkConfig& c) { c.timing.tp = 0; }).validate(), ConfigError);
+  CHECK_NOTHROW(bad([](NetworkConfig& c) { c.timing.tp = 0; }).validate());  // a hop of trn alone (the QG paper's)
+  CHECK_THROWS_AS(bad([](NetworkConfig& c) { c.timing.tp = kDelayLarge + 1; }).validate(), ConfigError);
   CHECK_THROWS_AS(bad([](NetworkConfig& c) { c.timing.trn = 0; }).validate(), ConfigError);
   CHECK_THROWS_AS(bad([](NetworkConfig& c) { c.timing.trm = 0; }).validate(), ConfigError);
   CHECK_THROWS_AS(bad([](NetworkConfig& c) { c.router.buffer_depth = 0; }).validate(), ConfigError);

@@ -72,6 +72,11 @@ void check_options(const BroadcastParams& o, std::size_t P, std::uint32_t tree_d
     throw ConfigError(fmt::format("--tree-buffer-depth {}: a two-stage fragment's tree worm needs at least {} flits "
                                   "(a head, the fragment index, a word)",
                                   tree_depth, kTwoStageMinTreeDepth));
+  if (o.done_at != "posted" && o.done_at != "delivered")
+    throw ConfigError("--done-at must be posted or delivered, got '" + o.done_at + "'");
+  if ((o.send_overhead || o.send_latency) && !o.slow_link.empty())
+    throw ConfigError("--send-overhead and --send-latency do not run with --slow-link: the adaptive tree measures "
+                      "its edges against the start-up ts");
   if (two_stage && !o.slow_link.empty())
     throw ConfigError("--slow-link is for the adaptive tree: leave it out with --algo twostage");
   if (o.root < 0 || static_cast<std::size_t>(o.root) >= P)
@@ -160,6 +165,15 @@ std::vector<BroadcastSummary> broadcasts(Machine& machine, const BroadcastSetup&
 
 }  // namespace
 
+SendModel send_model(const BroadcastParams& p, std::uint32_t ts) {
+  SendModel m;
+  if (p.send_overhead || p.send_latency)
+    m.cost = SendCost{static_cast<std::uint32_t>(p.send_overhead.value_or(ts)),
+                      static_cast<std::uint32_t>(p.send_latency.value_or(0))};
+  m.until_delivered = p.done_at == "delivered";
+  return m;
+}
+
 BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, const BroadcastParams& o,
                                                    const MachineHook& hook) {
   cfg.validate();
@@ -167,7 +181,8 @@ BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, con
   BroadcastSetup setup{cfg, o, parse_members(o.comm, mesh, o.seed)};
   const std::vector<NodeId>& nodes = setup.nodes;
   if (!o.slow_link.empty()) setup.slow = parse_slow_link(o.slow_link, mesh);
-  setup.msg = BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
+  setup.msg = BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu),
+                               send_model(o, cfg.timing.ts)};
   check_options(o, nodes.size(), cfg.router.tree_buffer_depth);
   setup.root = static_cast<Rank>(o.root);
   setup.swapping = adaptive::parse_swapping(o.swapping);

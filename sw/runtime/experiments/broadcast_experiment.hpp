@@ -45,6 +45,10 @@ struct BroadcastParams {
   std::int64_t slow_at = 2;  // ... before this broadcast (1-based)
   std::string swapping = "position";  // the adaptive tree's strategy
   std::string learn = "links";  // the adaptive tree learns costs from: edges (measured) | links (told)
+  // The cost of a send (docs/broadcast.md): unset, the start-up ts of CPU time; with
+  // either set, LogP's overhead o (default ts) and latency L (default 0).
+  std::optional<std::int64_t> send_overhead, send_latency;
+  std::string done_at = "posted";  // a rank leaves once its last send is posted | delivered
   std::uint64_t seed = 1;
 };
 
@@ -66,6 +70,9 @@ struct BroadcastExperimentResult {
   BroadcastMessage message;
   std::vector<std::vector<BroadcastSummary>> runs;  // per algorithm, per repetition
 };
+
+// What each send of the broadcast costs, from the parameters and the start-up ts.
+SendModel send_model(const BroadcastParams& p, std::uint32_t ts);
 
 // Bad parameters throw ConfigError; a failed simulation or a rank whose buffer differs
 // from the root's, SimulationError.
