@@ -106,22 +106,18 @@ void NetworkInterface::start(tlm::tlm_generic_payload& trans, Done done) {
   }
 }
 
-namespace {
-
-// When a command's caller is free again and when its head enters the router.
-struct SendTimes {
-  std::uint64_t returns, enters;
-};
-SendTimes send_times(std::uint64_t now, std::uint32_t ts, const std::optional<SendCost>& cost) {
+NetworkInterface::SendTimes NetworkInterface::send_times(const std::optional<SendCost>& cost) {
+  const std::uint64_t now = system_.now_cycle();
+  const std::uint32_t ts = system_.config().timing.ts;
   if (!cost) return {now + ts, now + ts};
-  return {now + cost->overhead, now + std::uint64_t{cost->overhead} + cost->latency};
+  const std::uint64_t enters = std::max(now + std::uint64_t{cost->overhead} + cost->latency, next_send_entry_);
+  next_send_entry_ = enters + cost->gap;
+  return {now + cost->overhead, enters};
 }
-
-}  // namespace
 
 void NetworkInterface::do_send(NiSend& cmd, Done done) {
   const std::uint64_t now = system_.now_cycle();
-  const SendTimes times = send_times(now, system_.config().timing.ts, cmd.cost);
+  const SendTimes times = send_times(cmd.cost);
   const std::uint64_t start = times.enters;
   const auto length = static_cast<std::uint16_t>(1 + cmd.words.size());
   const std::uint64_t id = system_.new_packet_id();
@@ -158,7 +154,7 @@ void NetworkInterface::do_multicast(NiMulticast& cmd, Done done) {
 
 void NetworkInterface::do_tree_multicast(NiTreeMulticast& cmd, Done done) {
   const std::uint64_t now = system_.now_cycle();
-  const SendTimes times = send_times(now, system_.config().timing.ts, cmd.cost);
+  const SendTimes times = send_times(cmd.cost);
   const std::uint64_t start = times.enters;
   const auto length = static_cast<std::uint16_t>(1 + cmd.data_flits);
   if (cmd.words.size() > cmd.data_flits) throw std::logic_error("tree multicast: more words than data flits");

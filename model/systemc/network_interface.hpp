@@ -74,6 +74,11 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   // are wrappers around it, so a command has one behaviour and one timing.
   void start(tlm::tlm_generic_payload& trans, Done done);
   void respond(tlm::tlm_generic_payload& trans);
+  // When a send's caller is free again and when its head enters the router.
+  struct SendTimes {
+    std::uint64_t returns, enters;
+  };
+  SendTimes send_times(const std::optional<SendCost>& cost);
   void do_send(NiSend& cmd, Done done);
   void do_multicast(NiMulticast& cmd, Done done);
   void do_tree_multicast(NiTreeMulticast& cmd, Done done);
@@ -128,6 +133,8 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   tlm::tlm_generic_payload* starting_ = nullptr;
   bool* finished_at_once_ = nullptr;
   std::map<std::uint8_t, BarrierRegister> soft_;  // registers kept in node memory
+  // SendCost::gap: the earliest cycle the next send's head may enter the router.
+  std::uint64_t next_send_entry_ = 0;
   std::set<std::uint8_t> hardware_roots_;         // groups whose root register is ours
   std::set<std::uint8_t> listening_;              // groups with receives posted (NiListen)
   DatagramCounts datagrams_;

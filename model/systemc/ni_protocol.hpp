@@ -27,10 +27,12 @@ enum class NiCommand : std::uint64_t {
 
 // LogP's split of a send's start-up (docs/broadcast.md, "The cost of a send"): the
 // software is busy `overhead` cycles (o) and the head enters the router `overhead +
-// latency` cycles after the call. A command without one costs the start-up t_s for both.
+// latency` cycles after the call (L), and at least `gap` cycles after the head of the
+// NI's previous such send (g). A command without one costs the start-up t_s for both.
 struct SendCost {
   std::uint32_t overhead = 0;
   std::uint32_t latency = 0;
+  std::uint32_t gap = 0;
 };
 
 struct NiSend {

@@ -23,7 +23,11 @@ namespace {
 json send_json(const BroadcastParams& p, std::uint32_t ts) {
   const SendModel m = send_model(p, ts);
   const SendCost cost = m.cost.value_or(SendCost{ts, 0});
-  return json{{"overhead_cycles", cost.overhead}, {"latency_cycles", cost.latency}, {"done_at", p.done_at}};
+  return json{{"overhead_cycles", cost.overhead},
+              {"latency_cycles", cost.latency},
+              {"gap_cycles", cost.gap},
+              {"multicast_latency_cycles", m.multicast_latency.value_or(cost.latency)},
+              {"done_at", p.done_at}};
 }
 
 json row_json(const BroadcastSummary& row, bool per_rank, const MeshShape& mesh) {
@@ -93,7 +97,9 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
   const auto root = static_cast<Rank>(p.root);
   const SendModel send = send_model(p, cfg.timing.ts);
   const std::string logp =
-      (send.cost ? fmt::format("  send o={} L={}", send.cost->overhead, send.cost->latency) : std::string()) +
+      (send.cost ? fmt::format("  send o={} L={} g={}", send.cost->overhead, send.cost->latency, send.cost->gap)
+                 : std::string()) +
+      (send.multicast_latency ? fmt::format(" multicast L={}", *send.multicast_latency) : std::string()) +
       (send.until_delivered ? "  done at delivery" : "");
   fmt::print("broadcast of {} bytes ({} packet(s), mtu {}) to {} ranks on a {}x{} mesh, root rank {} at ({},{})  "
              "ts={} tp={} trn={}{}\n",

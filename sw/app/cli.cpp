@@ -343,6 +343,10 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
               "cycles a send keeps its rank busy (LogP's o; default ts)");
   send_cycles("--send-latency", o.params.send_latency,
               "cycles from the end of a send's overhead to its head entering the router (LogP's L at the NI; default 0)");
+  send_cycles("--send-gap", o.params.send_gap,
+              "cycles at least between the heads of two sends of one NI (LogP's g; default 0)");
+  send_cycles("--multicast-latency", o.params.multicast_latency,
+              "twostage: L of the tree multicast (default --send-latency)");
   bcast->add_option("--done-at", o.params.done_at,
                     "a rank leaves the broadcast once its last send is posted, or once it is delivered")
       ->capture_default_str()

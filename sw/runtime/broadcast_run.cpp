@@ -19,9 +19,10 @@ std::uint64_t BroadcastResult::latency() const {
 }
 
 BroadcastRun::BroadcastRun(Machine& m, std::vector<NodeId> nodes, BroadcastTree tree, BroadcastMessage msg,
-                           std::vector<std::uint8_t> data, std::uint64_t start, std::function<void()> finished)
+                           std::vector<std::uint8_t> data, std::uint64_t start, std::function<void()> finished,
+                           SendModel send)
     : m_(m), nodes_(std::move(nodes)), tree_(std::move(tree)), msg_(msg), data_(std::move(data)), start_(start),
-      finished_(std::move(finished)), state_(nodes_.size()), sent_at_first_(nodes_.size(), 0) {
+      finished_(std::move(finished)), send_(send), state_(nodes_.size()), sent_at_first_(nodes_.size(), 0) {
   if (tree_.size() != nodes_.size()) throw std::invalid_argument("BroadcastRun: tree and nodes differ in size");
   out_.start_cycle = start;
   out_.ranks.resize(nodes_.size());
@@ -77,7 +78,7 @@ void BroadcastRun::on_packet(Rank r, const NiReceive& got) {
     throw std::logic_error("broadcast: rank " + std::to_string(r) + " got a message from a node that is not its parent");
   const std::size_t k = s.packets++;
   if (k == 0) out_.edge_latency[r] = got.cycle - sent_at_first_[r];
-  if (msg_.send.until_delivered) {
+  if (send_.until_delivered) {
     // The parent's send is complete: delivered.
     const Rank parent = *tree_.parent[r];
     --state_[parent].undelivered;
@@ -113,16 +114,16 @@ void BroadcastRun::pump(Rank r) {
   const NodeId from = nodes_[r], to = nodes_[next.child];
   ++out_.messages;
   out_.hops += static_cast<std::uint64_t>(hops(m_.mesh().mesh().coord(from), m_.mesh().mesh().coord(to)));
-  if (msg_.send.until_delivered) ++s.undelivered;
+  if (send_.until_delivered) ++s.undelivered;
   m_.node(from).send(
       to, words(next.packet),
       [this, r] {
         state_[r].sending = false;
-        if (!msg_.send.until_delivered) out_.ranks[r].forwarded = m_.now() - start_;
+        if (!send_.until_delivered) out_.ranks[r].forwarded = m_.now() - start_;
         pump(r);
         maybe_done(r);
       },
-      msg_.send.cost);
+      send_.cost);
 }
 
 void BroadcastRun::maybe_done(Rank r) {
@@ -139,11 +140,11 @@ void BroadcastRun::maybe_done(Rank r) {
 
 BroadcastResult run_broadcast(Machine& m, const std::vector<NodeId>& rank_nodes, const BroadcastTree& tree,
                               const BroadcastMessage& msg, const std::vector<std::uint8_t>& data,
-                              const std::vector<std::uint64_t>& entry) {
+                              const std::vector<std::uint64_t>& entry, const SendModel& send) {
   if (tree.size() != rank_nodes.size() || entry.size() != rank_nodes.size())
     throw std::invalid_argument("run_broadcast: tree, nodes and entries differ in size");
   m.mesh().wait_idle();
-  BroadcastRun ranks(m, rank_nodes, tree, msg, data, m.now() + 1);
+  BroadcastRun ranks(m, rank_nodes, tree, msg, data, m.now() + 1, {}, send);
   ranks.schedule(entry);
   while (!ranks.finished()) sc_core::wait(ranks.all_done());
   m.mesh().wait_idle();

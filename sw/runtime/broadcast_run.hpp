@@ -19,22 +19,28 @@ namespace meshsync {
 // the RTL flit's 30-bit payload would hold 3).
 inline constexpr std::uint64_t kBytesPerFlit = 4;
 
-// The message: `bytes` split into packets of at most `mtu` bytes, each one worm of a head
-// and ceil(packet bytes / 4) body flits. A 0-byte message is one head-only packet.
-//
-// `send` is what each of its sends costs the rank (docs/broadcast.md, "The cost of a
-// send"): without a SendCost the start-up t_s of CPU time, the head entering the router
-// as it ends; with one, LogP's overhead o and latency L. `until_delivered`: a rank
-// leaves the broadcast once its last message is delivered, not once it is posted.
+// What each send of a broadcast costs its rank (docs/broadcast.md, "The cost of a send"):
+// without a SendCost the start-up t_s of CPU time, the head entering the router as it
+// ends; with one, LogP's overhead o, latency L and gap g, and for a tree multicast
+// (the two-stage broadcast's stage 1) `multicast_latency` in place of L when set.
+// `until_delivered`: a rank leaves the broadcast once its last message is delivered, not
+// once it is posted.
 struct SendModel {
   std::optional<SendCost> cost;
   bool until_delivered = false;
+  std::optional<std::uint32_t> multicast_latency;
+  std::optional<SendCost> multicast_cost() const {
+    std::optional<SendCost> c = cost;
+    if (c && multicast_latency) c->latency = *multicast_latency;
+    return c;
+  }
 };
 
+// The message: `bytes` split into packets of at most `mtu` bytes, each one worm of a head
+// and ceil(packet bytes / 4) body flits. A 0-byte message is one head-only packet.
 struct BroadcastMessage {
   std::uint64_t bytes = 2;
   std::uint64_t mtu = 256;
-  SendModel send;
   std::size_t packets() const { return bytes == 0 ? 1 : static_cast<std::size_t>((bytes + mtu - 1) / mtu); }
   std::uint64_t packet_bytes(std::size_t k) const;
   std::uint64_t flits(std::size_t k) const { return 1 + (packet_bytes(k) + kBytesPerFlit - 1) / kBytesPerFlit; }
@@ -95,7 +101,8 @@ class BroadcastRun {
   // `finished` (optional) runs once every rank completed; the network may still hold the
   // last credits, and the buffers are compared only by check_buffers.
   BroadcastRun(Machine& m, std::vector<NodeId> nodes, BroadcastTree tree, BroadcastMessage msg,
-               std::vector<std::uint8_t> data, std::uint64_t start, std::function<void()> finished = {});
+               std::vector<std::uint8_t> data, std::uint64_t start, std::function<void()> finished = {},
+               SendModel send = {});
   BroadcastRun(const BroadcastRun&) = delete;
   BroadcastRun& operator=(const BroadcastRun&) = delete;
   // Rank r enters at start + entry[r].
@@ -138,6 +145,7 @@ class BroadcastRun {
   std::vector<std::uint8_t> data_;
   std::uint64_t start_;
   std::function<void()> finished_;
+  SendModel send_;
   std::vector<RankState> state_;
   std::vector<std::uint64_t> sent_at_first_;  // by child: its first packet's send call
   std::size_t completed_ = 0;
@@ -150,6 +158,6 @@ class BroadcastRun {
 // network drained; every rank's bytes are then compared with the root's.
 BroadcastResult run_broadcast(Machine& m, const std::vector<NodeId>& rank_nodes, const BroadcastTree& tree,
                               const BroadcastMessage& msg, const std::vector<std::uint8_t>& data,
-                              const std::vector<std::uint64_t>& entry);
+                              const std::vector<std::uint64_t>& entry, const SendModel& send = {});
 
 }  // namespace meshsync

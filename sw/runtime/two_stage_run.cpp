@@ -160,7 +160,7 @@ void TwoStageRun::pump(Rank r) {
   const Op op = s.ops.front();
   s.ops.pop_front();
   s.sending = true;
-  const bool until_delivered = msg_.send.until_delivered;
+  const bool until_delivered = opt_.send.until_delivered;
   const auto sent = [this, r, until_delivered] {
     state_[r].sending = false;
     if (!until_delivered) out_.ranks[r].forwarded = m_.now() - start_;
@@ -172,7 +172,7 @@ void TwoStageRun::pump(Rank r) {
     ++out_.messages;
     out_.hops += static_cast<std::uint64_t>(hops(m_.mesh().mesh().coord(nodes_[r]), m_.mesh().mesh().coord(nodes_[to])));
     if (until_delivered) ++s.undelivered;
-    me.send(nodes_[to], std::move(words), sent, msg_.send.cost);
+    me.send(nodes_[to], std::move(words), sent, opt_.send.cost);
   };
   switch (op.kind) {
     case Op::Sync: point_to_point(root_, {}); break;
@@ -188,7 +188,7 @@ void TwoStageRun::pump(Rank r) {
       cmd.words = fragment_words(msg_, data_, op.fragment);
       cmd.data_flits = static_cast<std::uint16_t>(cmd.words.size());
       cmd.members = nodes_;
-      cmd.cost = msg_.send.cost;
+      cmd.cost = opt_.send.multicast_cost();
       // A datagram is complete once posted: nothing tells its sender of its delivery.
       if (until_delivered) out_.ranks[r].forwarded = m_.now() - start_;
       me.tree_multicast(std::move(cmd), [sent](NiTreeMulticast&) { sent(); });
@@ -198,7 +198,7 @@ void TwoStageRun::pump(Rank r) {
 }
 
 void TwoStageRun::delivered(Rank sender) {
-  if (!msg_.send.until_delivered) return;
+  if (!opt_.send.until_delivered) return;
   --state_[sender].undelivered;
   out_.ranks[sender].forwarded = m_.now() - start_;
   maybe_done(sender);
@@ -251,7 +251,8 @@ BroadcastResult run_two_stage_broadcast(Machine& m, const std::vector<NodeId>& r
                                         const std::vector<std::uint64_t>& entry, const TwoStageOptions& opt,
                                         std::size_t threshold) {
   if (!uses_two_stage(rank_nodes.size(), threshold)) {
-    BroadcastResult r = run_broadcast(m, rank_nodes, binomial_broadcast(rank_nodes.size(), root), msg, data, entry);
+    BroadcastResult r =
+        run_broadcast(m, rank_nodes, binomial_broadcast(rank_nodes.size(), root), msg, data, entry, opt.send);
     r.two_stage.fallback = true;
     return r;
   }

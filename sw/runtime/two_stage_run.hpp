@@ -38,6 +38,7 @@ struct TwoStageOptions {
   std::uint64_t root_delay = 0;  // Delay: cycles the root waits after entering
   std::uint64_t seed = 1;        // the communicator's generator (the synchronization rank)
   std::uint64_t call = 0;        // which broadcast of the communicator this is
+  SendModel send;                // what its sends cost (docs/broadcast.md)
 };
 
 // The fragments (two_stage_fragments) are packets of the message; a fragment's message

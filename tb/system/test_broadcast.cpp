@@ -15,12 +15,20 @@ using meshsync::test::run_driver;
 
 namespace {
 
+SendModel split_send(SendCost cost, bool until_delivered) {
+  SendModel m;
+  m.cost = cost;
+  m.until_delivered = until_delivered;
+  return m;
+}
+
 BroadcastResult broadcast_once(const NetworkConfig& cfg, const std::vector<NodeId>& nodes, const BroadcastTree& tree,
-                               const BroadcastMessage& msg, const std::vector<std::uint64_t>& entry) {
+                               const BroadcastMessage& msg, const std::vector<std::uint64_t>& entry,
+                               const SendModel& send = {}) {
   Machine m(cfg);
   BroadcastResult r;
   const auto data = Random(5).bytes(msg.bytes);
-  run_driver(m, [&] { r = run_broadcast(m, nodes, tree, msg, data, entry); });
+  run_driver(m, [&] { r = run_broadcast(m, nodes, tree, msg, data, entry, send); });
   return r;
 }
 
@@ -127,9 +135,9 @@ TEST_CASE("broadcast: LogP's split of a send: overhead o busy, head in the route
   // A message's trip once its head is in the router: the zero-load latency less the start-up.
   const auto trip = [&](Rank a, Rank b) { return zero_load_latency(t, h(a, b), 4) - t.ts; };
   const std::uint32_t o = 100, L = 400;
-  BroadcastMessage msg{10, 256};
-  msg.send.cost = SendCost{o, L};
-  const BroadcastResult posted = broadcast_once(cfg, nodes, tree, msg, std::vector<std::uint64_t>(16, 0));
+  const BroadcastMessage msg{10, 256};
+  const std::vector<std::uint64_t> together(16, 0);
+  const BroadcastResult posted = broadcast_once(cfg, nodes, tree, msg, together, split_send(SendCost{o, L, 0}, false));
   CHECK(posted.wrong_buffers.empty());
   // The root's sends follow each other o apart; each head enters o + L after its call.
   CHECK(posted.ranks[1].received == o + L + trip(0, 1));
@@ -137,8 +145,7 @@ TEST_CASE("broadcast: LogP's split of a send: overhead o busy, head in the route
   CHECK(posted.ranks[3].received == posted.ranks[1].received + o + L + trip(1, 3));
   CHECK(posted.ranks[0].completion() == 4 * o);  // posted: its fourth send's overhead ends
   // Done at delivery: the root leaves when its last message (to rank 8) has arrived.
-  msg.send.until_delivered = true;
-  const BroadcastResult delivered = broadcast_once(cfg, nodes, tree, msg, std::vector<std::uint64_t>(16, 0));
+  const BroadcastResult delivered = broadcast_once(cfg, nodes, tree, msg, together, split_send(SendCost{o, L, 0}, true));
   CHECK(delivered.wrong_buffers.empty());
   CHECK(delivered.ranks[1].received == posted.ranks[1].received);
   CHECK(delivered.ranks[0].completion() == delivered.ranks[8].received);
@@ -146,11 +153,15 @@ TEST_CASE("broadcast: LogP's split of a send: overhead o busy, head in the route
   for (Rank k = 1; k < 16; ++k)
     if (!tree.children[k].empty())
       CHECK(delivered.ranks[k].completion() >= delivered.ranks[tree.children[k].back()].received);
+  // A gap of g between the root's heads: its second enters at max(2 o + L, o + L + g).
+  const BroadcastResult gapped = broadcast_once(cfg, nodes, tree, msg, together, split_send(SendCost{o, L, 3 * o}, false));
+  CHECK(gapped.wrong_buffers.empty());
+  CHECK(gapped.ranks[1].received == posted.ranks[1].received);
+  CHECK(gapped.ranks[2].received == o + L + 3 * o + trip(0, 2));
+  CHECK(gapped.ranks[0].completion() == 4 * o);  // the gap holds the NI, not the software
   // Without a SendCost the start-up ts is both: the default is the split o = ts, L = 0.
-  msg.send = SendModel{SendCost{t.ts, 0}, false};
-  const BroadcastResult split = broadcast_once(cfg, nodes, tree, msg, std::vector<std::uint64_t>(16, 0));
-  msg.send = SendModel{};
-  const BroadcastResult plain = broadcast_once(cfg, nodes, tree, msg, std::vector<std::uint64_t>(16, 0));
+  const BroadcastResult split = broadcast_once(cfg, nodes, tree, msg, together, split_send(SendCost{t.ts, 0, 0}, false));
+  const BroadcastResult plain = broadcast_once(cfg, nodes, tree, msg, together);
   for (Rank k = 0; k < 16; ++k) {
     CHECK(split.ranks[k].received == plain.ranks[k].received);
     CHECK(split.ranks[k].completion() == plain.ranks[k].completion());

@@ -987,6 +987,8 @@ TEST_CASE("cli: bcast refuses bad input with one line", "[cli][errors][bcast]") 
   // LogP's split of a send (docs/broadcast.md, "The cost of a send").
   expect_error_naming({"bcast", "--send-overhead", "-1"}, "--send-overhead");
   expect_error_naming({"bcast", "--send-latency", "x"}, "--send-latency");
+  expect_error_naming({"bcast", "--send-gap", "1e12"}, "--send-gap");
+  expect_error_naming({"bcast", "--multicast-latency", "100"}, "--multicast-latency");
   expect_error_naming({"bcast", "--done-at", "never"}, "--done-at");
   expect_error_naming({"bcast", "--mesh", "4x4", "--algo", "adaptive", "--send-overhead", "50", "--slow-link",
                        "1,0:+X:100", "--repeat", "2"},

@@ -106,10 +106,10 @@ TEST_CASE("two-stage: with LogP's split the multicast leaves after o + L; done a
   NetworkConfig cfg = make_config({8, 8});
   const std::vector<NodeId> nodes = parse_members("random:30", cfg.mesh, 5);
   const Rank root = 3;
-  BroadcastMessage msg{10, 64};
-  msg.send.cost = SendCost{100, 300};
+  const BroadcastMessage msg{10, 64};
   Run run;
   run.opt.stage0 = Stage0::None;
+  run.opt.send.cost = SendCost{100, 300, 0};
   const BroadcastResult posted = two_stage(cfg, nodes, root, msg, run);
   CHECK(posted.wrong_buffers.empty());
   const BarrierTree tree = build_btm_tree(cfg.mesh, nodes);
@@ -127,7 +127,15 @@ TEST_CASE("two-stage: with LogP's split the multicast leaves after o + L; done a
     if ((k + nodes.size() - root) % nodes.size() + 1 < nodes.size())
       CHECK(posted.ranks[k].completion() == posted.ranks[k].received + 100);
   }
-  msg.send.until_delivered = true;
+  // A tree multicast with a latency of its own arrives that much later than with L.
+  Run slower = run;
+  slower.opt.send.multicast_latency = 700;
+  const BroadcastResult late = two_stage(cfg, nodes, root, msg, slower);
+  // (but the root's successor, whose chain message from the root now comes first)
+  for (Rank k = 0; k < nodes.size(); ++k)
+    if (k != root && k != (root + 1) % nodes.size()) CHECK(late.ranks[k].received == posted.ranks[k].received + 400);
+  CHECK(late.ranks[root + 1].received < posted.ranks[root + 1].received + 400);
+  run.opt.send.until_delivered = true;
   const BroadcastResult delivered = two_stage(cfg, nodes, root, msg, run);
   CHECK(delivered.wrong_buffers.empty());
   for (Rank k = 0; k < nodes.size(); ++k) {

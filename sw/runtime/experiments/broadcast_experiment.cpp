@@ -66,6 +66,8 @@ void check_options(const BroadcastParams& o, std::size_t P, std::uint32_t tree_d
   const bool two_stage =
       std::find(o.algorithms.begin(), o.algorithms.end(), BroadcastAlgorithm::TwoStage) != o.algorithms.end();
   if (o.loss != 0 && !two_stage) throw ConfigError("--loss is the two-stage broadcast's multicast loss: add --algo twostage");
+  if (o.multicast_latency && !two_stage)
+    throw ConfigError("--multicast-latency is the two-stage broadcast's multicast: add --algo twostage");
   // A fragment's tree worm: a head, the fragment index, its words; fragments are cut to
   // fit the tree buffer (two_stage_fragments), which must hold one word.
   if (two_stage && tree_depth < kTwoStageMinTreeDepth)
@@ -74,9 +76,9 @@ void check_options(const BroadcastParams& o, std::size_t P, std::uint32_t tree_d
                                   tree_depth, kTwoStageMinTreeDepth));
   if (o.done_at != "posted" && o.done_at != "delivered")
     throw ConfigError("--done-at must be posted or delivered, got '" + o.done_at + "'");
-  if ((o.send_overhead || o.send_latency) && !o.slow_link.empty())
-    throw ConfigError("--send-overhead and --send-latency do not run with --slow-link: the adaptive tree measures "
-                      "its edges against the start-up ts");
+  if ((o.send_overhead || o.send_latency || o.send_gap || o.multicast_latency) && !o.slow_link.empty())
+    throw ConfigError("--send-overhead, --send-latency and --send-gap do not run with --slow-link: the adaptive tree "
+                      "measures its edges against the start-up ts");
   if (two_stage && !o.slow_link.empty())
     throw ConfigError("--slow-link is for the adaptive tree: leave it out with --algo twostage");
   if (o.root < 0 || static_cast<std::size_t>(o.root) >= P)
@@ -145,7 +147,8 @@ std::vector<BroadcastSummary> broadcasts(Machine& machine, const BroadcastSetup&
       out.push_back(std::move(row));
       continue;
     }
-    BroadcastSummary row = summarize(run_broadcast(machine, nodes, tree, msg, s.data, s.entries(r)), root);
+    BroadcastSummary row =
+        summarize(run_broadcast(machine, nodes, tree, msg, s.data, s.entries(r), s.two_stage.send), root);
     row.slowed = slow && r >= o.slow_at;
     row.parent = tree.parent;
     if (adaptive) {
@@ -167,9 +170,11 @@ std::vector<BroadcastSummary> broadcasts(Machine& machine, const BroadcastSetup&
 
 SendModel send_model(const BroadcastParams& p, std::uint32_t ts) {
   SendModel m;
-  if (p.send_overhead || p.send_latency)
+  if (p.send_overhead || p.send_latency || p.send_gap || p.multicast_latency)
     m.cost = SendCost{static_cast<std::uint32_t>(p.send_overhead.value_or(ts)),
-                      static_cast<std::uint32_t>(p.send_latency.value_or(0))};
+                      static_cast<std::uint32_t>(p.send_latency.value_or(0)),
+                      static_cast<std::uint32_t>(p.send_gap.value_or(0))};
+  if (p.multicast_latency) m.multicast_latency = static_cast<std::uint32_t>(*p.multicast_latency);
   m.until_delivered = p.done_at == "delivered";
   return m;
 }
@@ -181,8 +186,7 @@ BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, con
   BroadcastSetup setup{cfg, o, parse_members(o.comm, mesh, o.seed)};
   const std::vector<NodeId>& nodes = setup.nodes;
   if (!o.slow_link.empty()) setup.slow = parse_slow_link(o.slow_link, mesh);
-  setup.msg = BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu),
-                               send_model(o, cfg.timing.ts)};
+  setup.msg = BroadcastMessage{static_cast<std::uint64_t>(o.bytes), static_cast<std::uint64_t>(o.mtu)};
   check_options(o, nodes.size(), cfg.router.tree_buffer_depth);
   setup.root = static_cast<Rank>(o.root);
   setup.swapping = adaptive::parse_swapping(o.swapping);
@@ -199,6 +203,7 @@ BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, con
   setup.two_stage.stage0 = o.stage0 == "none" ? Stage0::None : o.stage0 == "delay" ? Stage0::Delay : Stage0::Sync;
   setup.two_stage.root_delay = static_cast<std::uint64_t>(o.root_delay);
   setup.two_stage.seed = o.seed;
+  setup.two_stage.send = send_model(o, cfg.timing.ts);
   if (const std::optional<SlowLink>& slow = setup.slow) {  // refused here, with one line, rather than inside the simulation
     machine.mesh().core().set_link_delay(slow->node, slow->port, slow->cycles);
     machine.mesh().core().set_link_delay(slow->node, slow->port, 0);

@@ -46,8 +46,9 @@ struct BroadcastParams {
   std::string swapping = "position";  // the adaptive tree's strategy
   std::string learn = "links";  // the adaptive tree learns costs from: edges (measured) | links (told)
   // The cost of a send (docs/broadcast.md): unset, the start-up ts of CPU time; with
-  // either set, LogP's overhead o (default ts) and latency L (default 0).
-  std::optional<std::int64_t> send_overhead, send_latency;
+  // any set, LogP's overhead o (default ts), latency L (default 0) and gap g (default 0).
+  std::optional<std::int64_t> send_overhead, send_latency, send_gap;
+  std::optional<std::int64_t> multicast_latency;  // the tree multicast's L (default: send_latency)
   std::string done_at = "posted";  // a rank leaves once its last send is posted | delivered
   std::uint64_t seed = 1;
 };
