@@ -25,6 +25,7 @@ MODELS = {
     "engaged": "sender engaged",
     "ecube": "QG on e-cube",
     "paper": "all four",
+    "paper-snake": "all but e-cube",
 }
 ALGOS = plot_multicast.ALGOS
 
