@@ -368,6 +368,28 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
   return bcast;
 }
 
+CLI::App* add_allreduce(CLI::App& app, AllreduceOptions& o) {
+  auto* cmd = app.add_subcommand("allreduce",
+                                 "allreduce over point-to-point messages: recursive doubling, ring, binomial; every "
+                                 "rank's result checked (docs/reduction.md)");
+  add_network_options(cmd, o.net);
+  add_parameter(cmd, o.net.config, parameter("ni"));
+  cmd->add_option("--comm", o.params.comm, "the ranks: all | random:N | x,y;x,y;... (rank i = i-th in node order)")
+      ->capture_default_str();
+  add_names(cmd, "--op", o.params.op, reduce_op_names(), "sum | min | max | and | or | xor")
+      ->default_str(reduce_op_name(o.params.op));
+  add_names(cmd, "--type", o.params.type, element_type_names(), "int32 | int64 | float32")
+      ->default_str(element_type_name(o.params.type));
+  add_number(cmd, "--elements", o.params.elements, "elements per rank's vector", decimal(1, kLarge));
+  add_names(cmd, "--algo", o.params.algorithms, allreduce_algorithm_names(), "recursive-doubling | ring | binomial, or a list")
+      ->delimiter(',')
+      ->default_str("recursive-doubling,ring,binomial");
+  add_seed(cmd, o.params.seed, "seed for random ranks and the inputs");
+  cmd->add_flag("--json", o.json, "print JSON (every rank's input and result up to 64 ranks)");
+  cmd->add_flag("--per-rank", o.per_rank, "every rank's completion");
+  return cmd;
+}
+
 CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
   auto* cmd = app.add_subcommand("adaptive-tree",
                                  "Figueira & Mendes' swapping (Figs. 7, 8) and churn (Fig. 9) experiments on random distances");
@@ -469,6 +491,7 @@ CommandLine::CommandLine()
   bcast_cmd_ = add_bcast(app_, bcast_);
   adaptive_tree_cmd_ = add_adaptive_tree(app_, adaptive_tree_);
   soak_cmd_ = add_soak(app_, soak_);
+  allreduce_cmd_ = add_allreduce(app_, allreduce_);
 }
 
 void CommandLine::parse(const std::vector<std::string>& args) {

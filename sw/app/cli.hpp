@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "adaptive_tree_command.hpp"
+#include "allreduce_command.hpp"
 #include "barrier_command.hpp"
 #include "bcast_command.hpp"
 #include "multicast_command.hpp"
@@ -49,6 +50,8 @@ class CommandLine {
   CLI::App* adaptive_tree_cmd_ = nullptr;
   SoakOptions soak_;
   CLI::App* soak_cmd_ = nullptr;
+  AllreduceOptions allreduce_;
+  CLI::App* allreduce_cmd_ = nullptr;
 };
 
 }  // namespace meshsync

@@ -25,6 +25,7 @@ int CommandLine::run() {
   if (bcast_cmd_->parsed()) return run_bcast(bcast_);
   if (adaptive_tree_cmd_->parsed()) return run_adaptive_tree(adaptive_tree_);
   if (soak_cmd_->parsed()) return run_soak(soak_);
+  if (allreduce_cmd_->parsed()) return run_allreduce_command(allreduce_);
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "../../model/core/traffic.hpp"
 #include "../collective/barrier_tree.hpp"
 #include "../collective/path_multicast.hpp"
+#include "../collective/reduction.hpp"
 #include "../runtime/experiments/param_checks.hpp"  // check_distinct
 
 namespace meshsync {
@@ -34,6 +35,21 @@ inline const std::map<std::string, TrafficPattern>& pattern_names() {
 
 inline const std::map<std::string, MulticastAlgorithm>& algorithm_names() {
   static const auto names = names_of<MulticastAlgorithm>(kAllMulticastAlgorithms, algorithm_name);
+  return names;
+}
+
+inline const std::map<std::string, ReduceOp>& reduce_op_names() {
+  static const auto names = names_of<ReduceOp>(kAllReduceOps, reduce_op_name);
+  return names;
+}
+
+inline const std::map<std::string, ElementType>& element_type_names() {
+  static const auto names = names_of<ElementType>(kAllElementTypes, element_type_name);
+  return names;
+}
+
+inline const std::map<std::string, AllreduceAlgorithm>& allreduce_algorithm_names() {
+  static const auto names = names_of<AllreduceAlgorithm>(kAllAllreduceAlgorithms, allreduce_algorithm_name);
   return names;
 }
 

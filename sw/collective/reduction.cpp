@@ -1,0 +1,273 @@
+#include "reduction.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <type_traits>
+
+#include "../../model/core/errors.hpp"
+
+namespace meshsync {
+
+std::string reduce_op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Min: return "min";
+    case ReduceOp::Max: return "max";
+    case ReduceOp::And: return "and";
+    case ReduceOp::Or: return "or";
+    case ReduceOp::Xor: return "xor";
+  }
+  return "?";
+}
+
+std::string element_type_name(ElementType t) {
+  switch (t) {
+    case ElementType::Int32: return "int32";
+    case ElementType::Int64: return "int64";
+    case ElementType::Float32: return "float32";
+  }
+  return "?";
+}
+
+std::size_t words_per_element(ElementType t) { return t == ElementType::Int64 ? 2 : 1; }
+
+void check_reduction(ReduceOp op, ElementType t) {
+  if (t == ElementType::Float32 && (op == ReduceOp::And || op == ReduceOp::Or || op == ReduceOp::Xor))
+    throw ConfigError("--op " + reduce_op_name(op) + " is for integers, not float32 (sum, min or max)");
+}
+
+std::string allreduce_algorithm_name(AllreduceAlgorithm a) {
+  switch (a) {
+    case AllreduceAlgorithm::RecursiveDoubling: return "recursive-doubling";
+    case AllreduceAlgorithm::Ring: return "ring";
+    case AllreduceAlgorithm::BinomialBroadcast: return "binomial";
+  }
+  return "?";
+}
+
+namespace {
+
+template <class T>
+T integer_op(ReduceOp op, T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  switch (op) {
+    // Two's complement wrap-around: the sum in the unsigned type, converted back.
+    case ReduceOp::Sum: return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+    case ReduceOp::Min: return a < b ? a : b;
+    case ReduceOp::Max: return a < b ? b : a;
+    case ReduceOp::And: return a & b;
+    case ReduceOp::Or: return a | b;
+    case ReduceOp::Xor: return a ^ b;
+  }
+  return a;
+}
+
+float float_op(ReduceOp op, float a, float b) {
+  switch (op) {
+    case ReduceOp::Sum: return a + b;
+    // IEEE 754-2019 minimum and maximum: NaN wins, and -0 < +0 (std::fmin would drop the NaN).
+    case ReduceOp::Min:
+      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+      if (a == b) return std::signbit(a) ? a : b;
+      return a < b ? a : b;
+    case ReduceOp::Max:
+      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
+      if (a == b) return std::signbit(a) ? b : a;
+      return a < b ? b : a;
+    default: throw std::logic_error("float32 has no " + reduce_op_name(op));
+  }
+}
+
+float as_float(std::uint32_t w) {
+  float f;
+  std::memcpy(&f, &w, sizeof f);
+  return f;
+}
+
+std::uint32_t as_word(float f) {
+  std::uint32_t w;
+  std::memcpy(&w, &f, sizeof w);
+  return w;
+}
+
+}  // namespace
+
+void combine(ReduceOp op, ElementType t, ReduceVector& into, const ReduceVector& second, std::size_t from,
+             std::size_t elements) {
+  const std::size_t w = words_per_element(t);
+  if ((from + elements) * w > into.size() || (from + elements) * w > second.size())
+    throw std::logic_error("combine: elements beyond the vectors");
+  for (std::size_t e = from; e < from + elements; ++e) {
+    std::uint32_t* a = &into[e * w];
+    const std::uint32_t* b = &second[e * w];
+    switch (t) {
+      case ElementType::Int32:
+        a[0] = static_cast<std::uint32_t>(integer_op(op, static_cast<std::int32_t>(a[0]), static_cast<std::int32_t>(b[0])));
+        break;
+      case ElementType::Int64: {
+        const auto x = static_cast<std::int64_t>(std::uint64_t{a[0]} | std::uint64_t{a[1]} << 32);
+        const auto y = static_cast<std::int64_t>(std::uint64_t{b[0]} | std::uint64_t{b[1]} << 32);
+        const auto r = static_cast<std::uint64_t>(integer_op(op, x, y));
+        a[0] = static_cast<std::uint32_t>(r);
+        a[1] = static_cast<std::uint32_t>(r >> 32);
+        break;
+      }
+      case ElementType::Float32: a[0] = as_word(float_op(op, as_float(a[0]), as_float(b[0]))); break;
+    }
+  }
+}
+
+std::size_t ReduceSchedule::messages() const {
+  std::size_t n = 0;
+  for (const auto& rank : actions)
+    for (const ReduceAction& a : rank) n += a.kind == ReduceAction::Kind::Send;
+  return n;
+}
+
+namespace {
+
+using Kind = ReduceAction::Kind;
+
+void recursive_doubling(ReduceSchedule& s) {
+  const std::size_t P = s.ranks, K = s.elements;
+  std::size_t p2 = 1;
+  while (p2 * 2 <= P) p2 *= 2;
+  const std::size_t r = P - p2;
+  // Ranks below 2r pair up: the even one hands its vector to the odd one, which stands
+  // for both in the exchanges, and gets the result back at the end.
+  const auto real = [&](std::size_t v) { return v < r ? 2 * v + 1 : v + r; };
+  for (std::size_t me = 0; me < P; ++me) {
+    auto& a = s.actions[me];
+    if (me < 2 * r && me % 2 == 0) {
+      a.push_back({Kind::Send, me + 1, 0, K});
+      a.push_back({Kind::ReceiveReplace, me + 1, 0, K});
+      continue;
+    }
+    if (me < 2 * r) a.push_back({Kind::ReceiveCombine, me - 1, 0, K});
+    const std::size_t v = me < 2 * r ? me / 2 : me - r;
+    for (std::size_t mask = 1; mask < p2; mask *= 2) {
+      const std::size_t partner = real(v ^ mask);
+      a.push_back({Kind::Send, partner, 0, K});
+      a.push_back({Kind::ReceiveCombine, partner, 0, K});
+    }
+    if (me < 2 * r) a.push_back({Kind::Send, me - 1, 0, K});
+  }
+}
+
+void ring(ReduceSchedule& s) {
+  const std::size_t P = s.ranks, K = s.elements;
+  if (P < 2) return;
+  const auto start = [&](std::size_t c) { return c * K / P; };
+  const auto chunk = [&](Kind kind, std::size_t peer, std::size_t c) {
+    return ReduceAction{kind, peer, start(c), start(c + 1) - start(c)};
+  };
+  for (std::size_t me = 0; me < P; ++me) {
+    const std::size_t next = (me + 1) % P, prev = (me + P - 1) % P;
+    auto& a = s.actions[me];
+    // Reduce-scatter: after step s a rank holds the sum over s + 2 ranks of one chunk;
+    // after P - 1 steps rank me has all of chunk me + 1.
+    for (std::size_t step = 0; step + 1 < P; ++step) {
+      a.push_back(chunk(Kind::Send, next, (me + P - step) % P));
+      a.push_back(chunk(Kind::ReceiveCombine, prev, (me + 2 * P - step - 1) % P));
+    }
+    // Allgather: the finished chunks travel once around.
+    for (std::size_t step = 0; step + 1 < P; ++step) {
+      a.push_back(chunk(Kind::Send, next, (me + 1 + P - step) % P));
+      a.push_back(chunk(Kind::ReceiveReplace, prev, (me + P - step) % P));
+    }
+  }
+}
+
+void binomial(ReduceSchedule& s) {
+  const std::size_t P = s.ranks, K = s.elements;
+  for (std::size_t me = 0; me < P; ++me) {
+    auto& a = s.actions[me];
+    // Reduce to rank 0: take the subtrees below, lowest first, then hand the sum up.
+    for (std::size_t mask = 1; mask < P; mask *= 2) {
+      if (me & mask) {
+        a.push_back({Kind::Send, me - mask, 0, K});
+        break;
+      }
+      if (me + mask < P) a.push_back({Kind::ReceiveCombine, me + mask, 0, K});
+    }
+    // Broadcast from rank 0 down the same tree (TUNED's: children me + 1, me + 2, me + 4 ...
+    // above its highest bit).
+    std::size_t high = 1;
+    while (high * 2 <= me) high *= 2;
+    if (me > 0) a.push_back({Kind::ReceiveReplace, me - high, 0, K});
+    for (std::size_t m = me == 0 ? 1 : high * 2; me + m < P; m *= 2) a.push_back({Kind::Send, me + m, 0, K});
+  }
+}
+
+}  // namespace
+
+ReduceSchedule allreduce_schedule(AllreduceAlgorithm a, std::size_t ranks, std::size_t elements) {
+  ReduceSchedule s;
+  s.algorithm = a;
+  s.ranks = ranks;
+  s.elements = elements;
+  s.actions.resize(ranks);
+  switch (a) {
+    case AllreduceAlgorithm::RecursiveDoubling: recursive_doubling(s); break;
+    case AllreduceAlgorithm::Ring: ring(s); break;
+    case AllreduceAlgorithm::BinomialBroadcast: binomial(s); break;
+  }
+  return s;
+}
+
+void apply_receive(const ReduceAction& a, std::size_t me, ReduceOp op, ElementType t, ReduceVector& own,
+                   const ReduceVector& received) {
+  const std::size_t w = words_per_element(t);
+  if (a.kind == Kind::ReceiveReplace) {
+    std::copy(received.begin(), received.end(), own.begin() + static_cast<std::ptrdiff_t>(a.from * w));
+    return;
+  }
+  // The lower rank's elements are the first operand.
+  ReduceVector mine(own.begin() + static_cast<std::ptrdiff_t>(a.from * w),
+                    own.begin() + static_cast<std::ptrdiff_t>((a.from + a.count) * w));
+  ReduceVector first = a.peer < me ? received : mine;
+  combine(op, t, first, a.peer < me ? mine : received, 0, a.count);
+  std::copy(first.begin(), first.end(), own.begin() + static_cast<std::ptrdiff_t>(a.from * w));
+}
+
+std::vector<ReduceVector> evaluate(const ReduceSchedule& s, ReduceOp op, ElementType t,
+                                   const std::vector<ReduceVector>& inputs) {
+  std::vector<ReduceVector> v = inputs;
+  std::vector<std::size_t> next(s.ranks, 0);
+  std::map<std::pair<std::size_t, std::size_t>, std::deque<ReduceVector>> wires;  // (from, to)
+  const std::size_t w = words_per_element(t);
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (std::size_t me = 0; me < s.ranks; ++me)
+      while (next[me] < s.actions[me].size()) {
+        const ReduceAction& a = s.actions[me][next[me]];
+        if (a.kind == Kind::Send) {
+          wires[{me, a.peer}].emplace_back(v[me].begin() + static_cast<std::ptrdiff_t>(a.from * w),
+                                           v[me].begin() + static_cast<std::ptrdiff_t>((a.from + a.count) * w));
+        } else {
+          auto& wire = wires[{a.peer, me}];
+          if (wire.empty()) break;
+          apply_receive(a, me, op, t, v[me], wire.front());
+          wire.pop_front();
+        }
+        ++next[me];
+        progress = true;
+      }
+  }
+  for (std::size_t me = 0; me < s.ranks; ++me)
+    if (next[me] < s.actions[me].size())
+      throw std::logic_error("reduction schedule: rank " + std::to_string(me) + " waits forever");
+  return v;
+}
+
+ReduceVector reduce_in_rank_order(ReduceOp op, ElementType t, const std::vector<ReduceVector>& inputs) {
+  ReduceVector r = inputs.at(0);
+  for (std::size_t k = 1; k < inputs.size(); ++k) combine(op, t, r, inputs[k], 0, r.size() / words_per_element(t));
+  return r;
+}
+
+}  // namespace meshsync

@@ -1,0 +1,87 @@
+// Reductions (issue 24; docs/reduction.md, NOTES-reduction.md): the operations and element
+// types, element by element on 32-bit message words, and the software allreduce
+// algorithms of MPI libraries as schedules, pure functions of the communicator size and
+// the vector length. A schedule says, per rank and in order, which chunk of the vector it
+// sends to whom and which it receives from whom, combining or replacing; the runtime
+// (sw/runtime/allreduce_run.hpp) runs it over point-to-point messages, and evaluate()
+// runs the same schedule without a network: the reference a run's results must equal
+// word for word, whatever the floating-point order.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace meshsync {
+
+enum class ReduceOp { Sum, Min, Max, And, Or, Xor };
+enum class ElementType { Int32, Int64, Float32 };
+inline constexpr ReduceOp kAllReduceOps[] = {ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max,
+                                             ReduceOp::And, ReduceOp::Or,  ReduceOp::Xor};
+inline constexpr ElementType kAllElementTypes[] = {ElementType::Int32, ElementType::Int64, ElementType::Float32};
+std::string reduce_op_name(ReduceOp op);        // "sum", "min", ...
+std::string element_type_name(ElementType t);   // "int32", "int64", "float32"
+// 32-bit words per element: 1, 2 (low word first), 1.
+std::size_t words_per_element(ElementType t);
+// Throws ConfigError (one line) for an operation the type does not have (and, or, xor
+// on float32).
+void check_reduction(ReduceOp op, ElementType t);
+
+// A vector of elements as message words.
+using ReduceVector = std::vector<std::uint32_t>;
+
+// Element by element: into = combine(first, second), over `elements` elements starting at
+// element `from` of both. Integers wrap around (two's complement); min and max compare as
+// signed. float32 follows IEEE 754-2019: a sum in single precision, minimum and maximum
+// with a NaN giving NaN and -0 below +0. Only float32 depends on the order of the
+// operands, and only through rounding and NaN payloads.
+void combine(ReduceOp op, ElementType t, ReduceVector& into, const ReduceVector& second, std::size_t from,
+             std::size_t elements);
+
+enum class AllreduceAlgorithm { RecursiveDoubling, Ring, BinomialBroadcast };
+inline constexpr AllreduceAlgorithm kAllAllreduceAlgorithms[] = {
+    AllreduceAlgorithm::RecursiveDoubling, AllreduceAlgorithm::Ring, AllreduceAlgorithm::BinomialBroadcast};
+std::string allreduce_algorithm_name(AllreduceAlgorithm a);  // "recursive-doubling", "ring", "binomial"
+
+// One step of a rank: send elements [from, from + count) of its vector to `peer`, or
+// receive them from `peer` and combine them with its own (the one with the lower rank as
+// the first operand) or take them as they are.
+struct ReduceAction {
+  enum class Kind { Send, ReceiveCombine, ReceiveReplace } kind = Kind::Send;
+  std::size_t peer = 0;
+  std::size_t from = 0, count = 0;  // elements
+};
+
+struct ReduceSchedule {
+  AllreduceAlgorithm algorithm = AllreduceAlgorithm::Ring;
+  std::size_t ranks = 0, elements = 0;
+  std::vector<std::vector<ReduceAction>> actions;  // per rank, in order
+  std::size_t messages() const;                    // sends over all ranks
+};
+
+// The schedules (docs/reduction.md):
+//  recursive doubling: ceil(log2 P) pairwise exchanges of the whole vector; with P not a
+//    power of two the first 2r ranks (r = P - 2^floor(log2 P)) pair up first, the odd one
+//    of each pair taking part for both, and hands the result back at the end;
+//  ring: reduce-scatter then allgather around the ranks, 2 (P - 1) steps of one chunk
+//    (about K / P elements) each; chunks may be empty when K < P (a head-only message);
+//  binomial: a binomial-tree reduce to rank 0, then a binomial broadcast from it.
+ReduceSchedule allreduce_schedule(AllreduceAlgorithm a, std::size_t ranks, std::size_t elements);
+
+// A receive of `a` at rank `me`: `received` (a.count elements) combined into its elements
+// [a.from, a.from + a.count), the lower rank's as the first operand, or copied over them.
+void apply_receive(const ReduceAction& a, std::size_t me, ReduceOp op, ElementType t, ReduceVector& own,
+                   const ReduceVector& received);
+
+// The schedule run without a network, sends and receives matched in order per pair of
+// ranks: every rank's final vector. Throws std::logic_error if the schedule would leave a
+// rank waiting (a defect of the schedule, not of the input).
+std::vector<ReduceVector> evaluate(const ReduceSchedule& s, ReduceOp op, ElementType t,
+                                   const std::vector<ReduceVector>& inputs);
+
+// The reduction of all ranks' vectors in rank order, ((v0 op v1) op v2) ...: the exact
+// result for integers whatever the order; for float32 one order among others.
+ReduceVector reduce_in_rank_order(ReduceOp op, ElementType t, const std::vector<ReduceVector>& inputs);
+
+}  // namespace meshsync

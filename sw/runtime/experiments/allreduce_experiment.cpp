@@ -1,0 +1,88 @@
+#include "allreduce_experiment.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "../../../model/core/random.hpp"
+#include "../../collective/member_spec.hpp"
+#include "param_checks.hpp"
+
+namespace meshsync {
+
+std::vector<ReduceVector> allreduce_inputs(ElementType t, std::size_t ranks, std::size_t elements, std::uint64_t seed) {
+  Random rng(seed);
+  std::vector<ReduceVector> v(ranks, ReduceVector(elements * words_per_element(t)));
+  for (ReduceVector& rank : v)
+    for (std::uint32_t& w : rank) {
+      if (t == ElementType::Float32) {
+        const float f = static_cast<float>(static_cast<std::int64_t>(rng.below(1u << 24)) - (1 << 23)) / 1024.0f;
+        std::memcpy(&w, &f, sizeof w);
+      } else {
+        w = static_cast<std::uint32_t>(rng.below(std::uint64_t{1} << 32));
+      }
+    }
+  return v;
+}
+
+namespace {
+
+// Where `got` differs from `want`, or "".
+std::string difference(const std::vector<ReduceVector>& got, const std::vector<ReduceVector>& want,
+                       ElementType t, const char* what) {
+  const std::size_t w = words_per_element(t);
+  for (std::size_t r = 0; r < got.size(); ++r)
+    for (std::size_t i = 0; i < got[r].size(); ++i)
+      if (got[r][i] != want[r][i])
+        return fmt::format("rank {} element {} differs from {}", r, i / w, what);
+  return "";
+}
+
+}  // namespace
+
+AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, const AllreduceParams& p,
+                                                   const MachineHook& hook) {
+  cfg.validate();
+  check_reduction(p.op, p.type);
+  check_distinct(p.algorithms, allreduce_algorithm_name, "algorithm");
+  if (p.elements < 1) throw ConfigError("--elements must be at least 1");
+  const auto words = static_cast<std::uint64_t>(p.elements) * words_per_element(p.type);
+  if (words > kMaxReduceWords)
+    throw ConfigError(fmt::format("--elements {} of {} is {} words, more than the {} one message carries (a worm "
+                                  "of at most 65535 flits)",
+                                  p.elements, element_type_name(p.type), words, kMaxReduceWords));
+  AllreduceExperimentResult out;
+  out.nodes = parse_members(p.comm, cfg.mesh, p.seed);
+  if (out.nodes.size() < 2) throw ConfigError("--comm: an allreduce needs at least 2 ranks");
+  const std::size_t P = out.nodes.size(), K = static_cast<std::size_t>(p.elements);
+  out.inputs = allreduce_inputs(p.type, P, K, p.seed);
+  out.rank_order = reduce_in_rank_order(p.op, p.type, out.inputs);
+  ExperimentRun run(cfg, hook);
+  Machine& m = run.machine();
+  std::vector<ReduceSchedule> schedules;
+  for (AllreduceAlgorithm a : p.algorithms) schedules.push_back(allreduce_schedule(a, P, K));
+  out.runs.resize(p.algorithms.size());
+  run.run([&] {
+    for (std::size_t a = 0; a < schedules.size(); ++a)
+      out.runs[a].run = run_allreduce(m, out.nodes, schedules[a], p.op, p.type, out.inputs);
+  });
+  const bool integer = p.type != ElementType::Float32;
+  for (std::size_t a = 0; a < schedules.size(); ++a) {
+    AllreduceAlgorithmRun& r = out.runs[a];
+    r.algorithm = p.algorithms[a];
+    r.schedule_messages = schedules[a].messages();
+    if (!r.run.errors.empty()) {
+      r.problem = r.run.errors.front();
+    } else {
+      r.problem = difference(r.run.results, evaluate(schedules[a], p.op, p.type, out.inputs), p.type,
+                             "the schedule run without a network");
+      if (r.problem.empty() && integer)
+        r.problem = difference(r.run.results, std::vector<ReduceVector>(P, out.rank_order), p.type,
+                               "the exact reduction");
+    }
+    r.correct = r.problem.empty();
+  }
+  return out;
+}
+
+}  // namespace meshsync
