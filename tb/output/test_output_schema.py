@@ -53,6 +53,10 @@ RUNS = [
     "adaptive-tree --experiment churn --nodes 16 --operations 10",
     "adaptive-tree --distances docs/examples/adaptive-tree/table5.csv --steps 'join 8; leave 7; swap 5 6; raise 0 5 9'",
     "soak --mesh 4x4 --cycles 2000",
+    "allreduce --mesh 4x4 --comm random:5 --elements 3",
+    "allreduce --mesh 8x8 --type float32 --elements 4 --algo ring",
+    "bcast --mesh 8x8 --comm random:24 --algo twostage --send-overhead 50 --send-latency 500 --send-gap 500 --multicast-latency 1500 --done-at delivered",
+    "multicast --mesh 8x8 --tp 0 --addresses within --qg-routing e-cube --sender-busy delivery --algo qg",
 ]
 # With the Verilated routers, where the program was built with them (not under the sanitizers).
 RTL_RUNS = [
