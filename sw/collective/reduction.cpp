@@ -182,18 +182,29 @@ void ring(ReduceSchedule& s) {
   }
 }
 
-void binomial(ReduceSchedule& s) {
+// A binomial-tree reduce to `root`, in ranks relative to it: a rank takes the subtrees
+// below it, lowest first, then hands the sum up.
+void binomial_reduce(ReduceSchedule& s, std::size_t root) {
   const std::size_t P = s.ranks, K = s.elements;
   for (std::size_t me = 0; me < P; ++me) {
+    const std::size_t rel = (me + P - root) % P;
+    const auto abs = [&](std::size_t r) { return (r + root) % P; };
     auto& a = s.actions[me];
-    // Reduce to rank 0: take the subtrees below, lowest first, then hand the sum up.
     for (std::size_t mask = 1; mask < P; mask *= 2) {
-      if (me & mask) {
-        a.push_back({Kind::Send, me - mask, 0, K});
+      if (rel & mask) {
+        a.push_back({Kind::Send, abs(rel - mask), 0, K});
         break;
       }
-      if (me + mask < P) a.push_back({Kind::ReceiveCombine, me + mask, 0, K});
+      if (rel + mask < P) a.push_back({Kind::ReceiveCombine, abs(rel + mask), 0, K});
     }
+  }
+}
+
+void binomial(ReduceSchedule& s) {
+  const std::size_t P = s.ranks, K = s.elements;
+  binomial_reduce(s, 0);
+  for (std::size_t me = 0; me < P; ++me) {
+    auto& a = s.actions[me];
     // Broadcast from rank 0 down the same tree (TUNED's: children me + 1, me + 2, me + 4 ...
     // above its highest bit).
     std::size_t high = 1;
@@ -204,6 +215,16 @@ void binomial(ReduceSchedule& s) {
 }
 
 }  // namespace
+
+ReduceSchedule reduce_schedule(std::size_t ranks, std::size_t elements, std::size_t root) {
+  ReduceSchedule s;
+  s.algorithm = AllreduceAlgorithm::BinomialBroadcast;
+  s.ranks = ranks;
+  s.elements = elements;
+  s.actions.resize(ranks);
+  binomial_reduce(s, root);
+  return s;
+}
 
 ReduceSchedule allreduce_schedule(AllreduceAlgorithm a, std::size_t ranks, std::size_t elements) {
   ReduceSchedule s;

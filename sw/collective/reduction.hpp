@@ -68,6 +68,9 @@ struct ReduceSchedule {
 //    (about K / P elements) each; chunks may be empty when K < P (a head-only message);
 //  binomial: a binomial-tree reduce to rank 0, then a binomial broadcast from it.
 ReduceSchedule allreduce_schedule(AllreduceAlgorithm a, std::size_t ranks, std::size_t elements);
+// A reduce to rank `root`: the binomial schedule's first half, in ranks relative to the
+// root. Only the root's vector is the reduction; the others hold partial ones.
+ReduceSchedule reduce_schedule(std::size_t ranks, std::size_t elements, std::size_t root);
 
 // A receive of `a` at rank `me`: `received` (a.count elements) combined into its elements
 // [a.from, a.from + a.count), the lower rank's as the first operand, or copied over them.

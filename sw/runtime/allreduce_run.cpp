@@ -15,79 +15,150 @@ std::uint64_t AllreduceRunResult::latency() const {
 
 namespace {
 
-// The ranks' software: each advances through its actions as its sends return and its
-// messages arrive.
-struct Ranks {
-  Machine& m;
+// One rank's part in progress; callbacks hold it alive until its last action.
+struct RankRun : std::enable_shared_from_this<RankRun> {
+  Node& node;
+  const MeshShape& mesh;
   const std::vector<NodeId>& nodes;
-  const ReduceSchedule& s;
+  const std::vector<ReduceAction>& actions;
+  std::size_t me;
   ReduceOp op;
   ElementType t;
-  std::uint64_t start = 0;
-  AllreduceRunResult out;
-  std::vector<std::size_t> next;
-  std::size_t done = 0;
-  sc_core::sc_event all_done;
+  ReduceVector& buffer;
+  std::function<void(const ReduceRankStats&)> done;
+  std::size_t next = 0;
+  ReduceRankStats stats;
 
-  Ranks(Machine& machine, const std::vector<NodeId>& n, const ReduceSchedule& sched, ReduceOp o, ElementType type)
-      : m(machine), nodes(n), s(sched), op(o), t(type), next(n.size(), 0) {}
+  RankRun(Node& n, const MeshShape& m, const std::vector<NodeId>& ranks, const std::vector<ReduceAction>& a,
+          std::size_t rank, ReduceOp o, ElementType type, ReduceVector& b,
+          std::function<void(const ReduceRankStats&)> d)
+      : node(n), mesh(m), nodes(ranks), actions(a), me(rank), op(o), t(type), buffer(b), done(std::move(d)) {}
 
-  void step(std::size_t me) {
-    const auto& actions = s.actions[me];
-    if (next[me] == actions.size()) {
-      out.ranks[me].completion = m.now() - start;
-      if (++done == nodes.size()) all_done.notify(sc_core::SC_ZERO_TIME);
+  void step() {
+    if (next == actions.size()) {
+      done(stats);
       return;
     }
-    const ReduceAction& a = actions[next[me]];
+    const ReduceAction& a = actions[next++];
     const std::size_t w = words_per_element(t);
-    Node& node = m.node(nodes[me]);
     if (a.kind == ReduceAction::Kind::Send) {
-      const ReduceVector& v = out.results[me];
-      std::vector<std::uint32_t> words(v.begin() + static_cast<std::ptrdiff_t>(a.from * w),
-                                       v.begin() + static_cast<std::ptrdiff_t>((a.from + a.count) * w));
-      ++out.messages;
-      out.flits += 1 + words.size();
-      out.hops += static_cast<std::uint64_t>(
-          hops(m.mesh().mesh().coord(nodes[me]), m.mesh().mesh().coord(nodes[a.peer])));
-      node.send(nodes[a.peer], std::move(words), [this, me] {
-        ++next[me];
-        step(me);
-      });
+      std::vector<std::uint32_t> words(buffer.begin() + static_cast<std::ptrdiff_t>(a.from * w),
+                                       buffer.begin() + static_cast<std::ptrdiff_t>((a.from + a.count) * w));
+      ++stats.messages;
+      stats.flits += 1 + words.size();
+      stats.hops += static_cast<std::uint64_t>(hops(mesh.coord(nodes[me]), mesh.coord(nodes[a.peer])));
+      node.send(nodes[a.peer], std::move(words), [self = shared_from_this()] { self->step(); });
       return;
     }
     node.receive(
-        [this, me, a](NiReceive& got) {
+        [self = shared_from_this(), a](NiReceive& got) {
           // Recorded, not thrown: an exception in a SystemC process would reach the caller
           // as the kernel's.
-          if (got.words.size() != a.count * words_per_element(t))
-            out.errors.push_back("rank " + std::to_string(me) + " got " + std::to_string(got.words.size()) +
-                                 " words for " + std::to_string(a.count) + " elements");
-          else
-            apply_receive(a, me, op, t, out.results[me], got.words);
-          ++next[me];
-          step(me);
+          if (got.words.size() != a.count * words_per_element(self->t)) {
+            if (self->stats.error.empty())
+              self->stats.error = "rank " + std::to_string(self->me) + " got " + std::to_string(got.words.size()) +
+                                  " words for " + std::to_string(a.count) + " elements";
+          } else {
+            apply_receive(a, self->me, self->op, self->t, self->buffer, got.words);
+          }
+          self->step();
         },
         NiMatch{NiMatch::Kind::Message, nodes[a.peer]});
   }
 };
 
+// The ranks of a communicator: its members in node-id order, and this node's rank.
+std::vector<NodeId> rank_nodes_of(const Communicator& c) {
+  std::vector<NodeId> nodes;
+  for (const TreeNode& t : c.members()) nodes.push_back(t.node);
+  std::sort(nodes.begin(), nodes.end());
+  return nodes;
+}
+
+// Runs `actions` for `node`'s rank and blocks the calling thread until they are done.
+void run_blocking(Node& node, const Communicator& c, const std::vector<NodeId>& nodes,
+                  const std::vector<ReduceAction>& actions, std::size_t me, ReduceOp op, ElementType t,
+                  ReduceVector& buffer) {
+  bool finished = false;
+  std::string error;
+  sc_core::sc_event ended;
+  run_rank(node, c.tree->mesh(), nodes, actions, me, op, t, buffer, [&](const ReduceRankStats& s) {
+    error = s.error;
+    finished = true;
+    ended.notify(sc_core::SC_ZERO_TIME);
+  });
+  while (!finished) sc_core::wait(ended);
+  if (!error.empty()) throw SimulationError("reduction: " + error);
+}
+
+std::size_t rank_of(const std::vector<NodeId>& nodes, NodeId n) {
+  const auto it = std::lower_bound(nodes.begin(), nodes.end(), n);
+  if (it == nodes.end() || *it != n) throw ConfigError("a reduction's caller is not a member of the communicator");
+  return static_cast<std::size_t>(it - nodes.begin());
+}
+
+void check_length(const ReduceVector& buffer, ElementType t) {
+  if (buffer.size() % words_per_element(t) != 0)
+    throw ConfigError("a reduction buffer of " + std::to_string(buffer.size()) + " words holds no whole number of " +
+                      element_type_name(t) + " elements");
+}
+
 }  // namespace
+
+void run_rank(Node& node, const MeshShape& mesh, const std::vector<NodeId>& rank_nodes,
+              const std::vector<ReduceAction>& actions, std::size_t me, ReduceOp op, ElementType t,
+              ReduceVector& buffer, std::function<void(const ReduceRankStats&)> done) {
+  std::make_shared<RankRun>(node, mesh, rank_nodes, actions, me, op, t, buffer, std::move(done))->step();
+}
+
+void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t,
+               AllreduceAlgorithm a) {
+  check_reduction(op, t);
+  check_length(buffer, t);
+  const std::vector<NodeId> nodes = rank_nodes_of(c);
+  const std::size_t me = rank_of(nodes, node.id());
+  const ReduceSchedule s = allreduce_schedule(a, nodes.size(), buffer.size() / words_per_element(t));
+  run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
+}
+
+void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t, std::size_t root) {
+  check_reduction(op, t);
+  check_length(buffer, t);
+  const std::vector<NodeId> nodes = rank_nodes_of(c);
+  if (root >= nodes.size()) throw ConfigError("reduce: root rank " + std::to_string(root) + " is not a rank");
+  const std::size_t me = rank_of(nodes, node.id());
+  const ReduceSchedule s = reduce_schedule(nodes.size(), buffer.size() / words_per_element(t), root);
+  run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
+}
 
 AllreduceRunResult run_allreduce(Machine& m, const std::vector<NodeId>& rank_nodes, const ReduceSchedule& s,
                                  ReduceOp op, ElementType t, const std::vector<ReduceVector>& inputs) {
   if (rank_nodes.size() != s.ranks || inputs.size() != s.ranks)
     throw std::invalid_argument("run_allreduce: ranks, schedule and inputs differ in size");
   m.mesh().wait_idle();
-  Ranks r(m, rank_nodes, s, op, t);
-  r.out.results = inputs;
-  r.out.ranks.resize(rank_nodes.size());
-  for (std::size_t k = 0; k < rank_nodes.size(); ++k) r.out.ranks[k].node = rank_nodes[k];
-  r.start = m.now() + 1;
-  for (std::size_t k = 0; k < rank_nodes.size(); ++k) m.mesh().at(r.start, [&r, k] { r.step(k); });
-  while (r.done < rank_nodes.size()) sc_core::wait(r.all_done);
+  AllreduceRunResult out;
+  out.results = inputs;
+  out.ranks.resize(rank_nodes.size());
+  const std::uint64_t start = m.now() + 1;
+  std::size_t finished = 0;
+  sc_core::sc_event all_done;
+  for (std::size_t k = 0; k < rank_nodes.size(); ++k) {
+    out.ranks[k].node = rank_nodes[k];
+    m.mesh().at(start, [&, k] {
+      run_rank(m.node(rank_nodes[k]), m.mesh().mesh(), rank_nodes, s.actions[k], k, op, t, out.results[k],
+               [&, k](const ReduceRankStats& st) {
+                 out.ranks[k].completion = m.now() - start;
+                 out.messages += st.messages;
+                 out.flits += st.flits;
+                 out.hops += st.hops;
+                 if (!st.error.empty()) out.errors.push_back(st.error);
+                 if (++finished == rank_nodes.size()) all_done.notify(sc_core::SC_ZERO_TIME);
+               });
+    });
+  }
+  while (finished < rank_nodes.size()) sc_core::wait(all_done);
   m.mesh().wait_idle();
-  return std::move(r.out);
+  return out;
 }
 
 }  // namespace meshsync

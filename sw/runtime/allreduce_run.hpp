@@ -1,19 +1,44 @@
-// A software allreduce over point-to-point messages in the simulated mesh (issue 24; the
-// baselines the in-network reduction is compared with): every rank's software runs its
-// ReduceSchedule as callbacks on its node, one action after the other. A send keeps the
-// rank busy for its start-up and carries the chunk's words as they are at the call; a
-// receive waits for the peer's next message (messages between two nodes arrive in order)
-// and combines or copies it. docs/reduction.md.
+// Reductions over point-to-point messages in the simulated mesh (issue 24; the software
+// baselines the in-network reduction is compared with): a rank runs its actions of a
+// ReduceSchedule on its node, one after the other. A send keeps the rank busy for its
+// start-up and carries the chunk's words as they are at the call; a receive waits for the
+// peer's next message (messages between two nodes arrive in order) and combines or
+// copies it. The same runner serves a member's calls on a communicator (allreduce,
+// reduce: MPI's) and the whole communicator at once (run_allreduce, for the experiment).
+// docs/reduction.md.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "../collective/reduction.hpp"
+#include "communicator.hpp"
 #include "machine.hpp"
 
 namespace meshsync {
+
+// What one rank's part of a schedule did.
+struct ReduceRankStats {
+  std::uint64_t messages = 0, flits = 0, hops = 0;
+  std::string error;  // a message of the wrong length (none, unless broken)
+};
+
+// Rank `me` of `rank_nodes` runs `actions` on its node, as non-blocking software, on
+// `buffer` (which must outlive it); `done` gets its statistics once the last action ended.
+void run_rank(Node& node, const MeshShape& mesh, const std::vector<NodeId>& rank_nodes,
+              const std::vector<ReduceAction>& actions, std::size_t me, ReduceOp op, ElementType t,
+              ReduceVector& buffer, std::function<void(const ReduceRankStats&)> done);
+
+// A member's calls on a communicator, from its software thread (SC_THREAD), blocking
+// until its part is done: ranks are the members in node-id order. allreduce leaves the
+// reduction of every member's buffer in every buffer; reduce leaves it in rank `root`'s
+// (a binomial-tree reduce), the others' buffers hold partial reductions. Every member
+// must call with the same operation, type, length and algorithm or root.
+void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t,
+               AllreduceAlgorithm a);
+void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t, std::size_t root);
 
 struct AllreduceRankTiming {
   NodeId node = 0;
@@ -24,7 +49,7 @@ struct AllreduceRunResult {
   std::vector<ReduceVector> results;  // every rank's vector at the end
   std::vector<AllreduceRankTiming> ranks;
   std::uint64_t messages = 0, hops = 0, flits = 0;
-  std::vector<std::string> errors;  // messages of the wrong length (none, unless broken)
+  std::vector<std::string> errors;
   std::uint64_t latency() const;  // the last rank's completion
 };
 

@@ -4,6 +4,8 @@
 // zero-load latency of recursive doubling between two ranks is two messages apart.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "support/sim_helpers.hpp"
 #include "sw/collective/adaptive_broadcast.hpp"
 #include "sw/collective/member_spec.hpp"
@@ -78,4 +80,38 @@ TEST_CASE("allreduce: deterministic for a seed; bad input is refused", "[allredu
   bad = p;
   bad.algorithms = {AllreduceAlgorithm::Ring, AllreduceAlgorithm::Ring};
   CHECK_THROWS_AS(run_allreduce_experiment(cfg, bad), ConfigError);
+}
+
+TEST_CASE("allreduce: members call allreduce and reduce on a communicator from their threads",
+          "[allreduce][system]") {
+  const NetworkConfig cfg = make_config({6, 6});
+  Machine m(cfg);
+  const std::vector<NodeId> members = parse_members("random:9", cfg.mesh, 3);
+  const Communicator c = m.groups().create(cfg.mesh, members, BarrierScheme::BTM);
+  const std::vector<ReduceVector> inputs = allreduce_inputs(ElementType::Int64, members.size(), 5, 8);
+  const ReduceVector want = reduce_in_rank_order(ReduceOp::Sum, ElementType::Int64, inputs);
+  std::vector<ReduceVector> all(members.size()), to_root(members.size());
+  for (std::size_t k = 0; k < members.size(); ++k)
+    m.spawn("rank" + std::to_string(k), [&, k] {
+      Node& node = m.node(members[k]);
+      all[k] = inputs[k];
+      allreduce(node, c, all[k], ReduceOp::Sum, ElementType::Int64, AllreduceAlgorithm::RecursiveDoubling);
+      to_root[k] = inputs[k];
+      reduce(node, c, to_root[k], ReduceOp::Sum, ElementType::Int64, 4);
+    });
+  m.run();
+  for (std::size_t k = 0; k < members.size(); ++k) CHECK(all[k] == want);
+  CHECK(to_root[4] == want);
+  Machine other(cfg);
+  const Communicator c2 = other.groups().create(cfg.mesh, members, BarrierScheme::BTM);
+  NodeId outsider = 0;
+  while (std::find(members.begin(), members.end(), outsider) != members.end()) ++outsider;
+  other.spawn("outsider", [&] {
+    ReduceVector v(2);
+    CHECK_THROWS_AS(allreduce(other.node(outsider), c2, v, ReduceOp::Sum, ElementType::Int32, AllreduceAlgorithm::Ring),
+                    ConfigError);
+    ReduceVector odd(3);
+    CHECK_THROWS_AS(reduce(other.node(members[0]), c2, odd, ReduceOp::Sum, ElementType::Int64, 0), ConfigError);
+  });
+  other.run();
 }

@@ -891,6 +891,7 @@ TEST_CASE("cli: every simulating subcommand's JSON, run again through --config, 
       {"multicast", {{"--dests", "random:4", "--trials", "2", "--seed", "2", "--algo", "dp,cp"}, "one-port"}},
       {"bcast", {{"--algo", "binomial,twostage", "--bytes", "64", "--seed", "4"}, "all-port"}},
       {"soak", {{"--cycles", "1500", "--multicast-rate", "0", "--seed", "6"}, "one-port"}},
+      {"allreduce", {{"--comm", "random:5", "--type", "int64", "--elements", "3", "--seed", "7"}, "all-port"}},
   };
   // Every subcommand that simulates a network (it has --deadlock-cycles) is here, with
   // those of the parameters it has (traffic has no NI start-up and no barrier).

@@ -121,3 +121,18 @@ TEST_CASE("reduction: a float32 schedule gives every rank the same bits", "[unit
       }
     }
 }
+
+TEST_CASE("reduction: a reduce leaves the reduction at its root, whichever rank that is", "[unit][reduction]") {
+  for (std::size_t P : {2u, 5u, 8u, 13u})
+    for (std::size_t root = 0; root < P; ++root) {
+      Random rng(P + root);
+      std::vector<ReduceVector> in(P, ReduceVector(6));
+      for (auto& v : in)
+        for (auto& w : v) w = static_cast<std::uint32_t>(rng.below(std::uint64_t{1} << 32));
+      const ReduceSchedule s = reduce_schedule(P, 6, root);
+      CHECK(s.messages() == P - 1);
+      const std::vector<ReduceVector> out = evaluate(s, ReduceOp::Sum, ElementType::Int32, in);
+      INFO("P " << P << " root " << root);
+      CHECK(out[root] == reduce_in_rank_order(ReduceOp::Sum, ElementType::Int32, in));
+    }
+}
