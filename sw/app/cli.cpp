@@ -465,6 +465,8 @@ CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
              "ranks per broadcast (0: a quarter of the nodes, 2 to 64)", kNonNegative);
   add_number(soak, "--broadcast-bytes", p.broadcast_bytes, "bytes per broadcast", kNonNegative);
   add_number(soak, "--broadcast-mtu", p.broadcast_mtu, "bytes per broadcast packet", kPositive);
+  add_number(soak, "--allreduce-gap", p.allreduce_gap,
+             "cycles between software allreduces, each on as many free ranks as a broadcast (0: none)", kNonNegative);
   soak->add_option("--fault", o.faults,
                    "inject a fault (repeatable): link:X,Y,DIR@CYCLE | router:X,Y@CYCLE | corrupt:X,Y,DIR@CYCLE, DIR +X -X +Y -Y");
   soak->add_flag("--json", o.json, "print JSON");

@@ -38,6 +38,8 @@ void print_table(const NetworkConfig& cfg, const SoakParams& p, const SoakResult
   row("  two-stage: broadcasts, multicast copies kept / dropped",
       fmt::format("{}, {} / {}", r.two_stage_broadcasts, r.tree_copies_kept, r.tree_copies_dropped));
   row("    ranks with a hardware register", fmt::format("{} of {}", r.tree_members_in_hardware, r.tree_members));
+  row("allreduces started / done", fmt::format("{} / {}", r.allreduces, r.allreduces_done));
+  row("  allreduce packets", std::to_string(r.allreduce_messages));
   for (const auto& [name, c] : {std::pair<const char*, const SoakSchemeCounts&>{"BTM", r.btm}, {"CS", r.cs}}) {
     row(fmt::format("{} barrier epochs ({} groups)", name, c.groups), std::to_string(c.epochs));
     row(fmt::format("  {} groups overflowed to software", name),
@@ -85,6 +87,9 @@ int run_soak(const SoakOptions& o) {
            {"broadcasts_done", r.broadcasts_done},
            {"broadcast_messages", r.broadcast_messages},
            {"two_stage_broadcasts", r.two_stage_broadcasts},
+           {"allreduces", r.allreduces},
+           {"allreduces_done", r.allreduces_done},
+           {"allreduce_messages", r.allreduce_messages},
            {"tree_copies_kept", r.tree_copies_kept},
            {"tree_members", r.tree_members},
            {"tree_members_in_hardware", r.tree_members_in_hardware},

@@ -7,6 +7,8 @@
 
 #include "../../../model/core/random.hpp"
 #include "../../collective/adaptive_broadcast.hpp"
+#include "../allreduce_run.hpp"
+#include "allreduce_experiment.hpp"
 #include "../broadcast_run.hpp"
 #include "../multicast_service.hpp"
 #include "../two_stage_run.hpp"
@@ -38,6 +40,17 @@ struct SoakGroup {
   bool overflowed = false;
 };
 
+// A software allreduce of the soak: its ranks, schedule, inputs and the vectors they end with.
+struct SoakAllreduce {
+  std::uint64_t id = 0;
+  std::vector<NodeId> nodes;
+  ReduceSchedule schedule;
+  ReduceOp op = ReduceOp::Sum;
+  ElementType type = ElementType::Int32;
+  std::vector<ReduceVector> inputs, results;
+  std::size_t finished = 0;
+};
+
 // A broadcast of the soak on its ranks: over a tree (binomial or adaptive), or two-stage
 // (a tree multicast down its own BTM communicator, then the chain).
 struct SoakBroadcast {
@@ -56,7 +69,7 @@ struct SoakBroadcast {
 class Soak {
  public:
   Soak(Machine& m, const SoakParams& p, SoakResult& out)
-      : m_(m), p_(p), out_(out), rng_(p.seed ^ 0x50A4ull), mesh_(m.mesh().mesh()) {}
+      : m_(m), p_(p), out_(out), rng_(p.seed ^ 0x50A4ull), mesh_(m.mesh().mesh()), reduce_rng_(p.seed ^ 0xA11ull) {}
 
   void start_groups() {
     const NetworkConfig& cfg = m_.mesh().config();
@@ -99,6 +112,7 @@ class Soak {
   void start_broadcasts() {
     in_broadcast_.assign(static_cast<std::size_t>(mesh_.nodes()), false);
     if (p_.broadcast_gap > 0) next_broadcast(0);
+    if (p_.allreduce_gap > 0) next_allreduce(0);
   }
 
   // Epochs that never finished (after a deadlock): who is still waiting.
@@ -112,11 +126,15 @@ class Soak {
       if (!b->finished())
         out_.violations.push_back(broadcast_name(*b) + " never finished: " + std::to_string(b->completed()) +
                                   " ranks completed");
+    for (const auto& a : allreduces_)
+      out_.violations.push_back(allreduce_name(*a) + " never finished: " + std::to_string(a->finished) + " of " +
+                                std::to_string(a->nodes.size()) + " ranks done");
   }
 
   bool busy() const {
     return groups_left() > 0 || (svc_ && svc_->in_progress() > 0) || multicasts_pending_ ||
-           broadcasts_pending_ || waiting_broadcast_ || !broadcasts_.empty();
+           broadcasts_pending_ || waiting_broadcast_ || !broadcasts_.empty() || allreduces_pending_ ||
+           !allreduces_.empty();
   }
   sc_core::sc_event& changed() { return changed_; }
 
@@ -332,6 +350,78 @@ class Soak {
     });
   }
 
+  // An allreduce every `gap` cycles until --cycles on free nodes (a node takes part in one
+  // point-to-point collective at a time, so its receives match the right messages); its
+  // own generator, so that the other streams are those of a soak without it.
+  void next_allreduce(std::uint64_t after) {
+    const std::uint64_t at = after + p_.allreduce_gap;
+    allreduces_pending_ = at < p_.cycles;
+    if (!allreduces_pending_) {
+      changed_.notify(sc_core::SC_ZERO_TIME);
+      return;
+    }
+    m_.mesh().at(at, [this] {
+      start_allreduce();
+      next_allreduce(m_.now());
+    });
+  }
+
+  void start_allreduce() {
+    const std::size_t P = p_.ranks_per_broadcast(m_.mesh().config());
+    std::vector<NodeId> nodes;
+    for (NodeId n = 0; n < static_cast<NodeId>(mesh_.nodes()); ++n)
+      if (!in_broadcast_[n]) nodes.push_back(n);
+    if (nodes.size() < P) return;
+    reduce_rng_.partial_shuffle(nodes.begin(), nodes.end(), P);
+    nodes.resize(P);
+    for (NodeId n : nodes) in_broadcast_[n] = true;
+    auto a = std::make_unique<SoakAllreduce>();
+    a->id = ++out_.allreduces;
+    a->nodes = nodes;
+    const std::uint64_t turn = a->id - 1;
+    a->type = kAllElementTypes[turn % std::size(kAllElementTypes)];
+    a->op = a->type == ElementType::Float32 ? ReduceOp::Sum : kAllReduceOps[(turn / 3) % std::size(kAllReduceOps)];
+    const std::size_t K = 1 + reduce_rng_.below(16);
+    a->schedule = allreduce_schedule(kAllAllreduceAlgorithms[turn % std::size(kAllAllreduceAlgorithms)], P, K);
+    a->inputs = allreduce_inputs(a->type, P, K, reduce_rng_.below(std::uint64_t{1} << 62));
+    a->results = a->inputs;
+    SoakAllreduce* run = a.get();
+    allreduces_.push_back(std::move(a));
+    for (std::size_t k = 0; k < P; ++k)
+      run_rank(m_.node(run->nodes[k]), mesh_, run->nodes, run->schedule.actions[k], k, run->op, run->type,
+               run->results[k], [this, run](const ReduceRankStats& s) {
+                 out_.allreduce_messages += s.messages;
+                 if (!s.error.empty()) out_.violations.push_back(allreduce_name(*run) + ": " + s.error);
+                 if (++run->finished == run->nodes.size()) finish_allreduce(*run);
+               });
+  }
+
+  void finish_allreduce(SoakAllreduce& a) {
+    const std::vector<ReduceVector> want = evaluate(a.schedule, a.op, a.type, a.inputs);
+    bool right = true;
+    for (std::size_t k = 0; k < a.nodes.size() && right; ++k)
+      if (a.results[k] != want[k]) {
+        out_.violations.push_back("cycle " + std::to_string(m_.now()) + ": " + allreduce_name(a) + ": rank " +
+                                  std::to_string(k) + "'s result differs from its schedule's");
+        right = false;
+      }
+    out_.allreduces_done += right;
+    for (NodeId n : a.nodes) in_broadcast_[n] = false;
+    allreduces_.erase(std::find_if(allreduces_.begin(), allreduces_.end(), [&](const auto& x) { return x.get() == &a; }));
+    // Freed nodes may let a waiting broadcast start.
+    if (waiting_broadcast_) {
+      waiting_broadcast_ = false;
+      start_broadcast();
+    }
+    changed_.notify(sc_core::SC_ZERO_TIME);
+  }
+
+  std::string allreduce_name(const SoakAllreduce& a) const {
+    return "allreduce " + std::to_string(a.id) + " (" + allreduce_algorithm_name(a.schedule.algorithm) + ", " +
+           reduce_op_name(a.op) + " of " + std::to_string(a.schedule.elements) + " " + element_type_name(a.type) +
+           ", " + std::to_string(a.nodes.size()) + " ranks)";
+  }
+
   std::string broadcast_name(const SoakBroadcast& b) const {
     const BroadcastResult* r = b.result();
     if (!r) return "broadcast " + std::to_string(b.id) + " (" + b.kind + ", joining its communicator)";
@@ -351,6 +441,9 @@ class Soak {
   std::vector<bool> in_broadcast_;  // by node: a rank of a running broadcast
   bool broadcasts_pending_ = false;  // another is scheduled
   bool waiting_broadcast_ = false;   // one waits for free nodes
+  std::vector<std::unique_ptr<SoakAllreduce>> allreduces_;  // running
+  bool allreduces_pending_ = false;
+  Random reduce_rng_;
   sc_core::sc_event changed_;
 };
 
@@ -485,6 +578,8 @@ SoakResult run_soak_experiment(const NetworkConfig& cfg, const SoakParams& p, co
     out.violations.push_back(std::to_string(out.flits_injected - out.flits_delivered) + " flits never delivered");
   if (out.passed() && out.multicasts_done != out.multicasts)
     out.violations.push_back(std::to_string(out.multicasts - out.multicasts_done) + " multicasts unfinished");
+  if (out.passed() && out.allreduces_done != out.allreduces)
+    out.violations.push_back(std::to_string(out.allreduces - out.allreduces_done) + " allreduces unfinished");
   if (out.passed() && out.broadcasts_done != out.broadcasts)
     out.violations.push_back(std::to_string(out.broadcasts - out.broadcasts_done) + " broadcasts unfinished");
   for (std::string& v : out.violations) v = with_fault(std::move(v), faults);

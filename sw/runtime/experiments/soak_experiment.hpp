@@ -1,7 +1,8 @@
 // The soak (docs/reliability.md): one long simulation that mixes ordinary unicast load,
 // barriers on many concurrent groups (BTM and CS, more groups per router than it has
 // barrier registers, so some members keep theirs in node memory), path-based
-// multicasts and broadcasts (binomial and adaptive trees), and checks all of it: the scoreboards see every worm flit (none lost,
+// multicasts, broadcasts (binomial, adaptive, two-stage) and software allreduces, and
+// checks all of it (every allreduce rank's result against its schedule's): the scoreboards see every worm flit (none lost,
 // duplicated, modified or reordered; every multicast copy exactly once), and every
 // barrier epoch releases each member exactly once, only after all members arrived.
 // Faults can be injected into the model's links and routers to show that the checks
@@ -43,6 +44,10 @@ struct SoakParams {
   std::size_t broadcast_ranks = 0;     // 0: a quarter of the nodes, at least 2, at most 64
   std::uint64_t broadcast_bytes = 600;  // split into MTU-sized packets
   std::uint64_t broadcast_mtu = 256;
+  // Software allreduces: one starts every `allreduce_gap` cycles (0: none) on as many
+  // ranks as a broadcast has, nodes in no running broadcast or allreduce (skipped when
+  // too few are free), the algorithm, operation and type in turn, 1 to 16 elements.
+  std::uint64_t allreduce_gap = 1500;
   std::vector<Fault> faults;
   void validate(const NetworkConfig& cfg) const;  // throws ConfigError
   // The defaults of groups and group_size resolved for a network.
@@ -75,6 +80,9 @@ struct SoakResult {
   std::uint64_t tree_members_in_hardware = 0;  // register (the others' subtrees miss stage 1)
   std::uint64_t tree_copies_kept = 0;      // their multicast copies the ranks took
   std::uint64_t tree_copies_dropped = 0;   // ... dropped in routers or at NIs with no receive posted
+  std::uint64_t allreduces = 0;            // started
+  std::uint64_t allreduces_done = 0;       // every rank had its schedule's result
+  std::uint64_t allreduce_messages = 0;    // point-to-point packets they sent
   SoakSchemeCounts btm, cs;
   std::vector<std::string> violations;  // one line each; empty: passed
   bool passed() const { return violations.empty(); }
