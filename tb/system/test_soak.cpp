@@ -52,6 +52,10 @@ TEST_CASE("soak: 8x8 for 20000 cycles passes, with every kind of traffic in it",
   CHECK(r.broadcasts >= 5);
   CHECK(r.broadcasts_done == r.broadcasts);
   CHECK(r.broadcast_messages >= r.broadcasts * 15 * 3);  // 16 ranks, 600 bytes in 3 packets
+  // Allreduces on other free nodes, each rank's result its schedule's.
+  CHECK(r.allreduces >= 2);
+  CHECK(r.allreduces_done == r.allreduces);
+  CHECK(r.allreduce_messages >= r.allreduces * 2 * 15);  // binomial's 2 (P - 1), the fewest
   for (const SoakSchemeCounts* c : {&r.btm, &r.cs}) {
     CHECK(c->groups > 0);
     CHECK(c->epochs >= 2 * c->groups);  // each group went round more than once
@@ -60,6 +64,19 @@ TEST_CASE("soak: 8x8 for 20000 cycles passes, with every kind of traffic in it",
     CHECK(c->software_members > 0);
   }
   CHECK(r.cycles >= p.cycles);
+}
+
+TEST_CASE("soak: allreduces of every algorithm, type and operation in turn all check out", "[soak][allreduce]") {
+  SoakParams p;
+  p.cycles = 30000;
+  p.broadcast_gap = 0;  // the nodes to the allreduces
+  p.allreduce_gap = 300;
+  p.broadcast_ranks = 6;  // allreduces take as many ranks as a broadcast
+  const SoakResult r = run_soak_experiment(soak_config(), p);
+  INFO(all(r));
+  CHECK(r.passed());
+  CHECK(r.allreduces >= 18);  // every algorithm with every type and several operations
+  CHECK(r.allreduces_done == r.allreduces);
 }
 
 TEST_CASE("soak: the same seed gives the same run, another seed another one", "[soak]") {

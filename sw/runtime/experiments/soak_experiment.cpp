@@ -484,7 +484,7 @@ void SoakParams::validate(const NetworkConfig& cfg) const {
   if (group_count(cfg) > 0 && (size < 2 || size > static_cast<std::size_t>(cfg.mesh.nodes())))
     fail("--group-size must be between 2 and " + std::to_string(cfg.mesh.nodes()) + " on this mesh, got " +
          std::to_string(size));
-  if (broadcast_gap > 0) {
+  if (broadcast_gap > 0 || allreduce_gap > 0) {  // allreduces take as many ranks
     const std::size_t P = ranks_per_broadcast(cfg);
     if (P < 2 || P > static_cast<std::size_t>(cfg.mesh.nodes()))
       fail("--broadcast-ranks must be between 2 and " + std::to_string(cfg.mesh.nodes()) + " on this mesh, got " +
