@@ -10,6 +10,7 @@
 #include <set>
 
 #include "model/core/random.hpp"
+#include "support/multicast_setup.hpp"
 #include "support/sim_helpers.hpp"
 #include "sw/runtime/multicast_load.hpp"
 
@@ -18,19 +19,8 @@ using meshsync::test::run_driver;
 
 namespace {
 
-NetworkConfig multicast_config(MeshShape mesh, Timing t, std::uint32_t ni_ports = 4) {
-  NetworkConfig c = test::make_config(mesh, t);
-  c.router.ni_ports = ni_ports;
-  return c;
-}
-
-MulticastSettings settings(MulticastAlgorithm a, std::uint16_t data_flits) {
-  MulticastSettings s;
-  s.algorithm = a;
-  s.prep = paper_prep_cycles(a);
-  s.data_flits = data_flits;
-  return s;
-}
+using test::multicast_config;
+MulticastSettings settings(MulticastAlgorithm a, std::uint16_t data_flits) { return test::multicast_settings(a, data_flits); }
 
 std::vector<NodeId> random_dests(Random& rng, const MeshShape& mesh, NodeId src, std::size_t k) {
   std::vector<NodeId> others;

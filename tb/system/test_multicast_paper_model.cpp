@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "model/core/random.hpp"
+#include "support/multicast_setup.hpp"
 #include "support/sim_helpers.hpp"
 #include "sw/runtime/multicast_load.hpp"
 
@@ -15,19 +16,8 @@ using meshsync::test::run_driver;
 
 namespace {
 
-NetworkConfig all_port(MeshShape mesh, Timing t) {
-  NetworkConfig c = test::make_config(mesh, t);
-  c.router.ni_ports = 4;
-  return c;
-}
-
-MulticastSettings settings(MulticastAlgorithm a, std::uint16_t flits) {
-  MulticastSettings s;
-  s.algorithm = a;
-  s.prep = paper_prep_cycles(a);
-  s.data_flits = flits;
-  return s;
-}
+NetworkConfig all_port(MeshShape mesh, Timing t) { return test::multicast_config(mesh, t, 4); }
+MulticastSettings settings(MulticastAlgorithm a, std::uint16_t flits) { return test::multicast_settings(a, flits); }
 
 std::vector<MulticastCall> random_calls(const MeshShape& mesh, std::uint64_t seed, int n, std::size_t most) {
   Random rng(seed);

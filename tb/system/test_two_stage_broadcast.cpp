@@ -33,6 +33,18 @@ BroadcastResult two_stage(const NetworkConfig& cfg, const std::vector<NodeId>& n
   return r;
 }
 
+// The cycle a tree worm of `flits` flits, in the router `startup` cycles after the root's
+// call, reaches rank k down the ranks' BTM tree at zero load (docs/tree-multicast.md).
+std::uint64_t tree_arrival(const NetworkConfig& cfg, const std::vector<NodeId>& nodes, Rank root, Rank k,
+                           std::uint64_t startup, std::uint64_t flits) {
+  const BarrierTree tree = build_btm_tree(cfg.mesh, nodes);
+  const Timing& t = cfg.timing;
+  const TreeNode& m = tree.at(nodes[k]);
+  const auto D = static_cast<std::uint64_t>(hops(cfg.mesh.coord(nodes[root]), cfg.mesh.coord(tree.root())) + m.path_hops);
+  const auto h = static_cast<std::uint64_t>(m.depth);
+  return startup + D * t.tp + (D - h) * t.trn + (h + 1) * t.trm + flits - 1;
+}
+
 }  // namespace
 
 TEST_CASE("two-stage: every buffer equals the root's under any loss; (P-1)F reliable sends",
@@ -84,17 +96,10 @@ TEST_CASE("two-stage: without loss every rank has the message at the tree worm's
   Run run;
   run.opt.stage0 = Stage0::None;
   const BroadcastResult r = two_stage(cfg, nodes, root, msg, run);
-  const BarrierTree tree = build_btm_tree(cfg.mesh, nodes);
-  const Timing& t = cfg.timing;
-  const std::uint64_t L = 1 + 1 + 3;
-  const int to_root = hops(cfg.mesh.coord(nodes[root]), cfg.mesh.coord(tree.root()));
   for (Rank k = 0; k < nodes.size(); ++k) {
     if (k == root) continue;
-    const TreeNode& m = tree.at(nodes[k]);
-    const auto D = static_cast<std::uint64_t>(to_root + m.path_hops);
-    const auto h = static_cast<std::uint64_t>(m.depth);
     INFO("rank " << k);
-    CHECK(r.ranks[k].received == t.ts + D * t.tp + (D - h) * t.trn + (h + 1) * t.trm + L - 1);
+    CHECK(r.ranks[k].received == tree_arrival(cfg, nodes, root, k, cfg.timing.ts, 1 + 1 + 3));
     CHECK(r.two_stage.penalty_rounds[k] == 0);
   }
   CHECK(r.two_stage.copies_kept == nodes.size() - 1);
@@ -112,17 +117,11 @@ TEST_CASE("two-stage: with LogP's split the multicast leaves after o + L; done a
   run.opt.send.cost = SendCost{100, 300, 0};
   const BroadcastResult posted = two_stage(cfg, nodes, root, msg, run);
   CHECK(posted.wrong_buffers.empty());
-  const BarrierTree tree = build_btm_tree(cfg.mesh, nodes);
-  const Timing& t = cfg.timing;
-  const int to_root = hops(cfg.mesh.coord(nodes[root]), cfg.mesh.coord(tree.root()));
   for (Rank k = 0; k < nodes.size(); ++k) {
     if (k == root) continue;
-    const TreeNode& m = tree.at(nodes[k]);
-    const auto D = static_cast<std::uint64_t>(to_root + m.path_hops);
-    const auto h = static_cast<std::uint64_t>(m.depth);
     INFO("rank " << k);
     // The tree worm's zero-load cycle with o + L in place of the start-up.
-    CHECK(posted.ranks[k].received == 100 + 300 + D * t.tp + (D - h) * t.trn + (h + 1) * t.trm + 5 - 1);
+    CHECK(posted.ranks[k].received == tree_arrival(cfg, nodes, root, k, 100 + 300, 5));
     // Posted: a rank leaves o after it had the fragment (its one chain send), but the last.
     if ((k + nodes.size() - root) % nodes.size() + 1 < nodes.size())
       CHECK(posted.ranks[k].completion() == posted.ranks[k].received + 100);
