@@ -272,16 +272,16 @@ CLI::App* add_multicast(CLI::App& app, MulticastOptions& o) {
       ->capture_default_str()
       ->transform(real_range(0.0, 1000.0));
   // The QG paper's model, switch by switch (docs/multicast.md); with --tp 0 a hop is trn.
-  add_names(mc, "--addresses", o.params.addresses, address_flits_names(),
+  add_names(mc, "--addresses", o.params.model.addresses, address_flits_names(),
             "a worm's address flits: on-top of --flits, or within them (the paper's messages stay --flits long)")
-      ->default_str(address_flits_name(o.params.addresses));
-  add_names(mc, "--qg-routing", o.params.qg_routing, qg_routing_names(),
+      ->default_str(address_flits_name(o.params.model.addresses));
+  add_names(mc, "--qg-routing", o.params.model.qg_routing, qg_routing_names(),
             "QG's base routing: snake (Hu/Hl, deadlock-free) or e-cube (XY between destinations, the paper's; may "
             "deadlock)")
-      ->default_str(qg_routing_name(o.params.qg_routing));
-  add_names(mc, "--sender-busy", o.params.sender_busy, sender_busy_names(),
+      ->default_str(qg_routing_name(o.params.model.qg_routing));
+  add_names(mc, "--sender-busy", o.params.model.sender_busy, sender_busy_names(),
             "a sender's CPU is free after its start-ups, or engaged until its worms are delivered (the paper's)")
-      ->default_str(sender_busy_name(o.params.sender_busy));
+      ->default_str(sender_busy_name(o.params.model.sender_busy));
   // run_multicast checks the rate, so that NaN and the range get one message.
   mc->add_option("--rate", o.params.rate, "multicasts/node/cycle (Poisson at every node); 0: single multicasts")
       ->capture_default_str()->transform(kFinite);

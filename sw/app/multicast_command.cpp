@@ -28,9 +28,9 @@ std::string ni_name(std::uint32_t ports) { return ports == 1 ? "one-port" : "all
 std::string switches_text(const MulticastParams& p) {
   const MulticastParams d;
   std::string s;
-  if (p.addresses != d.addresses) s += "  addresses " + address_flits_name(p.addresses);
-  if (p.qg_routing != d.qg_routing) s += "  QG routing " + qg_routing_name(p.qg_routing);
-  if (p.sender_busy != d.sender_busy) s += "  sender busy until " + sender_busy_name(p.sender_busy);
+  if (p.model.addresses != d.model.addresses) s += "  addresses " + address_flits_name(p.model.addresses);
+  if (p.model.qg_routing != d.model.qg_routing) s += "  QG routing " + qg_routing_name(p.model.qg_routing);
+  if (p.model.sender_busy != d.model.sender_busy) s += "  sender busy until " + sender_busy_name(p.model.sender_busy);
   return s;
 }
 
@@ -137,8 +137,8 @@ int run_multicast(const MulticastOptions& o) {
   if (o.json) {
     json head{{"mesh", mesh}, {"destinations", p.dests}, {"flits", p.flits}, {"rate_multicasts_per_node_cycle", p.rate},
               {"ni", ni_name(cfg.router.ni_ports)}, {"threshold", p.threshold}, {"seed", p.seed},
-              {"addresses", address_flits_name(p.addresses)}, {"qg_routing", qg_routing_name(p.qg_routing)},
-              {"sender_busy", sender_busy_name(p.sender_busy)}};
+              {"addresses", address_flits_name(p.model.addresses)}, {"qg_routing", qg_routing_name(p.model.qg_routing)},
+              {"sender_busy", sender_busy_name(p.model.sender_busy)}};
     if (p.rate > 0)
       head.update(json{{"warmup_multicasts", p.warmup}, {"batches", p.batches}, {"batch_size", p.batch_size},
                        {"backlog", p.backlog}});

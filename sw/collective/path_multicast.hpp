@@ -44,6 +44,12 @@ inline constexpr SenderBusy kAllSenderBusy[] = {SenderBusy::StartUps, SenderBusy
 std::string address_flits_name(AddressFlits a);  // "on-top", "within"
 std::string qg_routing_name(QgRouting r);        // "snake", "e-cube"
 std::string sender_busy_name(SenderBusy b);      // "startups", "delivery"
+// The three software-side switches together, as the program and the service both take them.
+struct MulticastModel {
+  AddressFlits addresses = AddressFlits::OnTop;
+  QgRouting qg_routing = QgRouting::Snake;
+  SenderBusy sender_busy = SenderBusy::StartUps;
+};
 
 // The paper's injection (and ejection) channels per node: a step sends at most this many
 // worms, one per channel.

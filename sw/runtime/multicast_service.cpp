@@ -33,12 +33,12 @@ void MulticastService::multicast(NodeId source, const std::vector<NodeId>& dests
   r.source = source;
   r.dests = dests;
   r.called = machine_.now();
-  a->plan = plan_multicast(settings_.algorithm, cfg.mesh, source, dests, settings_.threshold, settings_.qg_routing);
+  a->plan = plan_multicast(settings_.algorithm, cfg.mesh, source, dests, settings_.threshold, settings_.model.qg_routing);
   r.worms = a->plan.worms();
   r.hops = a->plan.hops();
   for (const auto& [node, cycle] :
        router_zero_load_arrivals(a->plan, cfg.timing, settings_.prep, settings_.data_flits, cfg.router.ni_ports,
-                                 settings_.addresses))
+                                 settings_.model.addresses))
     r.zero_load = std::max(r.zero_load, cycle);
   // Words that differ between multicasts and between flits, so that a copy delivered to
   // the wrong multicast or with a flit lost or repeated cannot match.
@@ -79,7 +79,7 @@ void MulticastService::send_step(NodeId node, std::size_t k) {
   const MulticastStep& step = *job.steps[k];
   NiMulticast cmd;
   for (const Worm& w : step.worms) {
-    const auto data = static_cast<std::uint16_t>(worm_data_flits(w, settings_.data_flits, settings_.addresses));
+    const auto data = static_cast<std::uint16_t>(worm_data_flits(w, settings_.data_flits, settings_.model.addresses));
     cmd.worms.push_back(NiWorm{w.dests, w.base(), w.first_hop, data});
     for (NodeId d : w.dests) expect(d);
   }
@@ -90,11 +90,11 @@ void MulticastService::send_step(NodeId node, std::size_t k) {
     const auto before = a->startups.find(node);
     const int paid = (before == a->startups.end() ? 0 : before->second) + static_cast<int>(k) + 1;
     Cpu& cpu = cpus_[node];
-    const bool hold = settings_.sender_busy == SenderBusy::Delivery;
+    const bool hold = holds_sender();
     for (std::size_t i = 0; i < sent.packets.size(); ++i) {
       const Worm& w = step.worms[i];
       packets_[sent.packets[i]] =
-          Sent{a, paid, worm_data_flits(w, settings_.data_flits, settings_.addresses), node, w.dests.back(), hold};
+          Sent{a, paid, worm_data_flits(w, settings_.data_flits, settings_.model.addresses), node, w.dests.back()};
       a->packets.push_back(sent.packets[i]);
     }
     if (hold) cpu.in_flight += sent.packets.size();
@@ -152,7 +152,7 @@ void MulticastService::on_receive(NodeId node, const NiReceive& r) {
   rec.startups = std::max(rec.startups, sent.startups);
   // The worm's last copy: a sender that stays engaged until its worms are delivered is
   // free once the last of them is.
-  if (sent.holds_sender && node == sent.last) {
+  if (holds_sender() && node == sent.last) {
     Cpu& cpu = cpus_[sent.sender];
     if (--cpu.in_flight == 0 && !cpu.sending) finish_job(sent.sender);
   }

@@ -30,10 +30,7 @@ struct MulticastSettings {
   std::uint64_t prep = 16;         // preparation time per job, cycles (paper_prep_cycles)
   std::uint16_t data_flits = 32;   // the message, in data flits (one word each)
   double threshold = 0.5;          // QG's T
-  // The paper's model, switch by switch (path_multicast.hpp).
-  AddressFlits addresses = AddressFlits::OnTop;
-  QgRouting qg_routing = QgRouting::Snake;
-  SenderBusy sender_busy = SenderBusy::StartUps;
+  MulticastModel model;  // the paper's model, switch by switch (path_multicast.hpp)
 };
 
 // One multicast, from the call to the tail at its last destination.
@@ -97,6 +94,8 @@ class MulticastService {
   void arm(NodeId node);
   void on_receive(NodeId node, const NiReceive& r);
   void finish_job(NodeId node);
+  // A sender's CPU stays engaged until its worms reach their last destinations.
+  bool holds_sender() const { return settings_.model.sender_busy == SenderBusy::Delivery; }
 
   Machine& machine_;
   MulticastSettings settings_;
@@ -107,7 +106,6 @@ class MulticastService {
     int startups = 0;  // paid from the call until it left
     std::size_t data_flits = 0;  // the words each copy carries
     NodeId sender = 0, last = 0;  // last: the worm's last destination
-    bool holds_sender = false;    // its arrival at `last` frees the sender's CPU
   };
   std::unordered_map<std::uint64_t, Sent> packets_;  // by packet id
   std::unordered_map<NodeId, Cpu> cpus_;

@@ -15,9 +15,7 @@ MulticastSettings settings_of(MulticastAlgorithm a, const MulticastParams& p) {
   s.prep = paper_prep_cycles(a);
   s.data_flits = static_cast<std::uint16_t>(p.flits);
   s.threshold = p.threshold;
-  s.addresses = p.addresses;
-  s.qg_routing = p.qg_routing;
-  s.sender_busy = p.sender_busy;
+  s.model = p.model;
   return s;
 }
 
@@ -66,8 +64,8 @@ MulticastAlgorithmRun run_trials(MulticastAlgorithm a, const NetworkConfig& cfg,
   });
   const MulticastSettings s = settings_of(a, p);
   r.analytic_first = router_zero_load_arrivals(
-      plan_multicast(a, cfg.mesh, calls[0].source, calls[0].dests, p.threshold, p.qg_routing), cfg.timing, s.prep,
-      s.data_flits, cfg.router.ni_ports, p.addresses);
+      plan_multicast(a, cfg.mesh, calls[0].source, calls[0].dests, p.threshold, p.model.qg_routing), cfg.timing, s.prep,
+      s.data_flits, cfg.router.ni_ports, p.model.addresses);
   return r;
 }
 
@@ -108,7 +106,7 @@ MulticastResult run_multicast_experiment(const NetworkConfig& cfg, const Multica
   MulticastResult out;
   if (p.rate > 0) {
     out.destinations = parse_destinations(p.dests, mesh, 0, p.seed).size();  // checks K against the mesh
-    check_worm_length(static_cast<std::uint64_t>(p.flits), out.destinations, p.addresses);
+    check_worm_length(static_cast<std::uint64_t>(p.flits), out.destinations, p.model.addresses);
     for (MulticastAlgorithm a : p.algorithms) out.runs.push_back(run_load(a, cfg, p, hook, out.destinations));
     return out;
   }
@@ -120,7 +118,7 @@ MulticastResult run_multicast_experiment(const NetworkConfig& cfg, const Multica
     calls.push_back(std::move(c));
   }
   out.destinations = calls.front().dests.size();
-  check_worm_length(static_cast<std::uint64_t>(p.flits), out.destinations, p.addresses);
+  check_worm_length(static_cast<std::uint64_t>(p.flits), out.destinations, p.model.addresses);
   for (MulticastAlgorithm a : p.algorithms) out.runs.push_back(run_trials(a, cfg, p, hook, calls));
   return out;
 }

@@ -24,10 +24,7 @@ struct MulticastParams {
                                              std::end(kAllMulticastAlgorithms)};
   std::int64_t flits = 32;  // data flits (the message's flits with AddressFlits::Within)
   double threshold = 0.5;
-  // The paper's model, switch by switch (path_multicast.hpp, docs/multicast.md).
-  AddressFlits addresses = AddressFlits::OnTop;
-  QgRouting qg_routing = QgRouting::Snake;
-  SenderBusy sender_busy = SenderBusy::StartUps;
+  MulticastModel model;  // the paper's model, switch by switch (docs/multicast.md)
   double rate = 0;  // multicasts/node/cycle; 0: single multicasts
   std::int64_t trials = 1;
   std::int64_t warmup = 1000, batches = 10, batch_size = 1000, backlog = 4;
