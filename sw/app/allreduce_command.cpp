@@ -3,7 +3,6 @@
 #include "allreduce_command.hpp"
 
 #include <chrono>
-#include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -31,15 +30,8 @@ json allreduce_elements_json(const ReduceVector& v, ElementType t) {
   const std::size_t w = words_per_element(t);
   for (std::size_t i = 0; i < v.size(); i += w) switch (t) {
       case ElementType::Int32: out.push_back(static_cast<std::int32_t>(v[i])); break;
-      case ElementType::Int64:
-        out.push_back(static_cast<std::int64_t>(std::uint64_t{v[i]} | std::uint64_t{v[i + 1]} << 32));
-        break;
-      case ElementType::Float32: {
-        float f;
-        std::memcpy(&f, &v[i], sizeof f);
-        out.push_back(f);
-        break;
-      }
+      case ElementType::Int64: out.push_back(int64_of(&v[i])); break;
+      case ElementType::Float32: out.push_back(float32_of(v[i])); break;
     }
   return out;
 }

@@ -82,19 +82,23 @@ float float_op(ReduceOp op, float a, float b) {
   }
 }
 
-float as_float(std::uint32_t w) {
+}  // namespace
+
+float float32_of(std::uint32_t word) {
   float f;
-  std::memcpy(&f, &w, sizeof f);
+  std::memcpy(&f, &word, sizeof f);
   return f;
 }
 
-std::uint32_t as_word(float f) {
+std::uint32_t word_of(float f) {
   std::uint32_t w;
   std::memcpy(&w, &f, sizeof w);
   return w;
 }
 
-}  // namespace
+std::int64_t int64_of(const std::uint32_t* words) {
+  return static_cast<std::int64_t>(std::uint64_t{words[0]} | std::uint64_t{words[1]} << 32);
+}
 
 void combine(ReduceOp op, ElementType t, ReduceVector& into, const ReduceVector& second, std::size_t from,
              std::size_t elements) {
@@ -109,14 +113,12 @@ void combine(ReduceOp op, ElementType t, ReduceVector& into, const ReduceVector&
         a[0] = static_cast<std::uint32_t>(integer_op(op, static_cast<std::int32_t>(a[0]), static_cast<std::int32_t>(b[0])));
         break;
       case ElementType::Int64: {
-        const auto x = static_cast<std::int64_t>(std::uint64_t{a[0]} | std::uint64_t{a[1]} << 32);
-        const auto y = static_cast<std::int64_t>(std::uint64_t{b[0]} | std::uint64_t{b[1]} << 32);
-        const auto r = static_cast<std::uint64_t>(integer_op(op, x, y));
+        const auto r = static_cast<std::uint64_t>(integer_op(op, int64_of(a), int64_of(b)));
         a[0] = static_cast<std::uint32_t>(r);
         a[1] = static_cast<std::uint32_t>(r >> 32);
         break;
       }
-      case ElementType::Float32: a[0] = as_word(float_op(op, as_float(a[0]), as_float(b[0]))); break;
+      case ElementType::Float32: a[0] = word_of(float_op(op, float32_of(a[0]), float32_of(b[0]))); break;
     }
   }
 }

@@ -31,6 +31,12 @@ void check_reduction(ReduceOp op, ElementType t);
 // A vector of elements as message words.
 using ReduceVector = std::vector<std::uint32_t>;
 
+// An element's value from its words, and a float32's word: what the combine reads and
+// writes, and what outputs and inputs are made of.
+float float32_of(std::uint32_t word);
+std::uint32_t word_of(float f);
+std::int64_t int64_of(const std::uint32_t* words);  // low word first
+
 // Element by element: into = combine(first, second), over `elements` elements starting at
 // element `from` of both. Integers wrap around (two's complement); min and max compare as
 // signed. float32 follows IEEE 754-2019: a sum in single precision, minimum and maximum

@@ -16,17 +16,8 @@ using namespace meshsync;
 
 namespace {
 
-std::uint32_t word(float f) {
-  std::uint32_t w;
-  std::memcpy(&w, &f, sizeof w);
-  return w;
-}
-
-float value(std::uint32_t w) {
-  float f;
-  std::memcpy(&f, &w, sizeof f);
-  return f;
-}
+std::uint32_t word(float f) { return word_of(f); }
+float value(std::uint32_t w) { return float32_of(w); }
 
 ReduceVector one(ReduceOp op, ElementType t, ReduceVector a, const ReduceVector& b) {
   combine(op, t, a, b, 0, a.size() / words_per_element(t));

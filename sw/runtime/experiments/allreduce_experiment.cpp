@@ -1,7 +1,5 @@
 #include "allreduce_experiment.hpp"
 
-#include <cstring>
-
 #include <fmt/format.h>
 
 #include "../../../model/core/random.hpp"
@@ -16,8 +14,7 @@ std::vector<ReduceVector> allreduce_inputs(ElementType t, std::size_t ranks, std
   for (ReduceVector& rank : v)
     for (std::uint32_t& w : rank) {
       if (t == ElementType::Float32) {
-        const float f = static_cast<float>(static_cast<std::int64_t>(rng.below(1u << 24)) - (1 << 23)) / 1024.0f;
-        std::memcpy(&w, &f, sizeof w);
+        w = word_of(static_cast<float>(static_cast<std::int64_t>(rng.below(1u << 24)) - (1 << 23)) / 1024.0f);
       } else {
         w = static_cast<std::uint32_t>(rng.below(std::uint64_t{1} << 32));
       }
