@@ -110,7 +110,7 @@ class Soak {
   }
 
   void start_broadcasts() {
-    in_broadcast_.assign(static_cast<std::size_t>(mesh_.nodes()), false);
+    in_collective_.assign(static_cast<std::size_t>(mesh_.nodes()), false);
     if (p_.broadcast_gap > 0) next_broadcast(0);
     if (p_.allreduce_gap > 0) next_allreduce(0);
   }
@@ -245,14 +245,14 @@ class Soak {
     const std::size_t P = p_.ranks_per_broadcast(cfg);
     std::vector<NodeId> nodes;
     for (NodeId n = 0; n < static_cast<NodeId>(mesh_.nodes()); ++n)
-      if (!in_broadcast_[n]) nodes.push_back(n);
+      if (!in_collective_[n]) nodes.push_back(n);
     if (nodes.size() < P) {
       waiting_broadcast_ = true;  // finish_broadcast starts it
       return;
     }
     rng_.partial_shuffle(nodes.begin(), nodes.end(), P);
     nodes.resize(P);
-    for (NodeId n : nodes) in_broadcast_[n] = true;
+    for (NodeId n : nodes) in_collective_[n] = true;
     const auto root = static_cast<Rank>(rng_.below(P));
     BroadcastMessage msg;
     msg.bytes = p_.broadcast_bytes;
@@ -338,7 +338,7 @@ class Soak {
   }
 
   void release_broadcast(SoakBroadcast& b) {
-    for (const RankTiming& t : b.result()->ranks) in_broadcast_[t.node] = false;
+    for (const RankTiming& t : b.result()->ranks) in_collective_[t.node] = false;
     m_.mesh().at(m_.now() + 1, [this, &b] {
       broadcasts_.erase(std::find_if(broadcasts_.begin(), broadcasts_.end(),
                                      [&](const auto& x) { return x.get() == &b; }));
@@ -370,11 +370,11 @@ class Soak {
     const std::size_t P = p_.ranks_per_broadcast(m_.mesh().config());
     std::vector<NodeId> nodes;
     for (NodeId n = 0; n < static_cast<NodeId>(mesh_.nodes()); ++n)
-      if (!in_broadcast_[n]) nodes.push_back(n);
+      if (!in_collective_[n]) nodes.push_back(n);
     if (nodes.size() < P) return;
     reduce_rng_.partial_shuffle(nodes.begin(), nodes.end(), P);
     nodes.resize(P);
-    for (NodeId n : nodes) in_broadcast_[n] = true;
+    for (NodeId n : nodes) in_collective_[n] = true;
     auto a = std::make_unique<SoakAllreduce>();
     a->id = ++out_.allreduces;
     a->nodes = nodes;
@@ -406,7 +406,7 @@ class Soak {
         right = false;
       }
     out_.allreduces_done += right;
-    for (NodeId n : a.nodes) in_broadcast_[n] = false;
+    for (NodeId n : a.nodes) in_collective_[n] = false;
     allreduces_.erase(std::find_if(allreduces_.begin(), allreduces_.end(), [&](const auto& x) { return x.get() == &a; }));
     // Freed nodes may let a waiting broadcast start.
     if (waiting_broadcast_) {
@@ -438,7 +438,7 @@ class Soak {
   MulticastService* svc_ = nullptr;
   bool multicasts_pending_ = false;
   std::vector<std::unique_ptr<SoakBroadcast>> broadcasts_;  // running
-  std::vector<bool> in_broadcast_;  // by node: a rank of a running broadcast
+  std::vector<bool> in_collective_;  // by node: a rank of a running broadcast or allreduce
   bool broadcasts_pending_ = false;  // another is scheduled
   bool waiting_broadcast_ = false;   // one waits for free nodes
   std::vector<std::unique_ptr<SoakAllreduce>> allreduces_;  // running
