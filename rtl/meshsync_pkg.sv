@@ -108,6 +108,22 @@ package meshsync_pkg;
     logic [ChildCountW-1:0] num_children;
   } reg_req_t;
 
+  // In-network reduction (meshsync_reduction_alu): the operation and the element type,
+  // in the order of the software's ReduceOp and ElementType (sw/collective/reduction.hpp).
+  typedef enum logic [2:0] {
+    ReduceSum = 3'd0,
+    ReduceMin = 3'd1,
+    ReduceMax = 3'd2,
+    ReduceAnd = 3'd3,
+    ReduceOr  = 3'd4,
+    ReduceXor = 3'd5
+  } reduce_op_t;
+  typedef enum logic [1:0] {
+    ReduceInt32   = 2'd0,
+    ReduceInt64   = 2'd1,
+    ReduceFloat32 = 2'd2
+  } reduce_type_t;
+
   // Worm VC owners: per output, the VCs a worm holds from its head to its tail (owner slot
   // s of output o is bit owner_slot(o, s) of the owner buses).
   localparam int unsigned OwnerWorm = 0;   // VC 0

@@ -66,16 +66,19 @@ T integer_op(ReduceOp op, T a, T b) {
   return a;
 }
 
+// Every NaN result is the one quiet NaN: the payload and sign a host's FPU would pass on
+// from its operands are not part of the result, as the routers' ALU carries none.
+float canonical(float f) { return std::isnan(f) ? float32_of(kQuietNaN) : f; }
+
 float float_op(ReduceOp op, float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) return float32_of(kQuietNaN);
   switch (op) {
-    case ReduceOp::Sum: return a + b;
+    case ReduceOp::Sum: return canonical(a + b);
     // IEEE 754-2019 minimum and maximum: NaN wins, and -0 < +0 (std::fmin would drop the NaN).
     case ReduceOp::Min:
-      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
       if (a == b) return std::signbit(a) ? a : b;
       return a < b ? a : b;
     case ReduceOp::Max:
-      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) ? a : b;
       if (a == b) return std::signbit(a) ? b : a;
       return a < b ? b : a;
     default: throw std::logic_error("float32 has no " + reduce_op_name(op));

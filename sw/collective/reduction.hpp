@@ -31,6 +31,10 @@ void check_reduction(ReduceOp op, ElementType t);
 // A vector of elements as message words.
 using ReduceVector = std::vector<std::uint32_t>;
 
+// The float32 a NaN result always is (the quiet NaN, positive, no payload): the combine
+// gives it for any NaN operand and for inf - inf, in software and in the routers' ALU.
+inline constexpr std::uint32_t kQuietNaN = 0x7fc00000u;
+
 // An element's value from its words, and a float32's word: what the combine reads and
 // writes, and what outputs and inputs are made of.
 float float32_of(std::uint32_t word);

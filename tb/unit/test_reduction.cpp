@@ -56,6 +56,11 @@ TEST_CASE("reduction: float32 sums round, min and max follow IEEE 754-2019", "[u
   const float nan = std::numeric_limits<float>::quiet_NaN();
   CHECK(std::isnan(value(one(ReduceOp::Min, ElementType::Float32, f(nan), f(1.0f))[0])));
   CHECK(std::isnan(value(one(ReduceOp::Max, ElementType::Float32, f(1.0f), f(nan))[0])));
+  // Any NaN result is the one quiet NaN, whatever the operand's payload and sign.
+  CHECK(one(ReduceOp::Sum, ElementType::Float32, {0xffc01234u}, f(1.0f))[0] == kQuietNaN);
+  CHECK(one(ReduceOp::Min, ElementType::Float32, f(1.0f), {0x7f800001u})[0] == kQuietNaN);
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(one(ReduceOp::Sum, ElementType::Float32, f(inf), f(-inf))[0] == kQuietNaN);
   CHECK(std::signbit(value(one(ReduceOp::Min, ElementType::Float32, f(0.0f), f(-0.0f))[0])));
   CHECK_FALSE(std::signbit(value(one(ReduceOp::Max, ElementType::Float32, f(-0.0f), f(0.0f))[0])));
   CHECK(value(one(ReduceOp::Min, ElementType::Float32, f(-2.0f), f(1.0f))[0]) == -2.0f);
