@@ -117,7 +117,12 @@ void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp
   check_length(buffer, t);
   const std::vector<NodeId> nodes = rank_nodes_of(c);
   const std::size_t me = rank_of(nodes, node.id());
-  const ReduceSchedule s = allreduce_schedule(a, nodes.size(), buffer.size() / words_per_element(t));
+  const std::size_t elements = buffer.size() / words_per_element(t);
+  c.calls->enter(me,
+                 "allreduce " + reduce_op_name(op) + " " + element_type_name(t) + " x" + std::to_string(elements) +
+                     " " + allreduce_algorithm_name(a),
+                 c.gid);
+  const ReduceSchedule s = allreduce_schedule(a, nodes.size(), elements);
   run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
 }
 
@@ -127,7 +132,12 @@ void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op
   const std::vector<NodeId> nodes = rank_nodes_of(c);
   if (root >= nodes.size()) throw ConfigError("reduce: root rank " + std::to_string(root) + " is not a rank");
   const std::size_t me = rank_of(nodes, node.id());
-  const ReduceSchedule s = reduce_schedule(nodes.size(), buffer.size() / words_per_element(t), root);
+  const std::size_t elements = buffer.size() / words_per_element(t);
+  c.calls->enter(me,
+                 "reduce " + reduce_op_name(op) + " " + element_type_name(t) + " x" + std::to_string(elements) +
+                     " to rank " + std::to_string(root),
+                 c.gid);
+  const ReduceSchedule s = reduce_schedule(nodes.size(), elements, root);
   run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
 }
 

@@ -26,6 +26,21 @@ Communicator GroupTable::create(const MeshShape& mesh, std::vector<NodeId> membe
 
 void GroupTable::free(const Communicator& c) { used_[c.gid] = false; }
 
+void CollectiveCalls::enter(std::size_t rank, const std::string& call, std::uint8_t gid) {
+  if (made_.size() <= rank) made_.resize(rank + 1, 0);
+  // A refused call is not made: the member's next call takes its place.
+  const std::size_t k = made_[rank];
+  if (k == calls_.size()) {
+    calls_.push_back(call);
+    first_caller_.push_back(rank);
+  } else if (calls_[k] != call) {
+    throw ConfigError("rank " + std::to_string(rank) + " calls " + call + " as call " + std::to_string(k + 1) +
+                      " on group " + std::to_string(gid) + ", where rank " + std::to_string(first_caller_[k]) +
+                      " called " + calls_[k] + ": every rank must make the same call");
+  }
+  ++made_[rank];
+}
+
 std::size_t GroupTable::live() const {
   return static_cast<std::size_t>(std::count(used_.begin(), used_.end(), true));
 }

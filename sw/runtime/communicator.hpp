@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../collective/barrier_tree.hpp"
@@ -13,10 +14,28 @@
 
 namespace meshsync {
 
+// MPI's rule for collectives: every member makes the same calls on a communicator, in the
+// same order. A member whose k-th call differs from the k-th call another member already
+// made is told so, before it sends anything: with different operations, types, lengths
+// or roots the ranks would otherwise combine wrongly or wait forever.
+class CollectiveCalls {
+ public:
+  // Records the next call of the member of rank `rank` (`call` says what it is, e.g.
+  // "allreduce sum int32 x4 ring"); throws ConfigError naming both calls on a mismatch.
+  void enter(std::size_t rank, const std::string& call, std::uint8_t gid);
+
+ private:
+  std::vector<std::string> calls_;         // the k-th call, as its first caller made it
+  std::vector<std::size_t> first_caller_;  // that caller's rank
+  std::vector<std::size_t> made_;          // per rank, calls made
+};
+
 struct Communicator {
   std::uint8_t gid = 0;
   BarrierScheme scheme = BarrierScheme::BTM;
   std::shared_ptr<const BarrierTree> tree;
+  // Shared by every copy of the communicator, as its members share one group.
+  std::shared_ptr<CollectiveCalls> calls = std::make_shared<CollectiveCalls>();
 
   const std::vector<TreeNode>& members() const { return tree->nodes(); }
   bool contains(NodeId n) const { return tree->contains(n); }

@@ -131,3 +131,36 @@ TEST_CASE("allreduce: members call allreduce and reduce on a communicator from t
   });
   other.run();
 }
+
+TEST_CASE("allreduce: a rank calling with another operation is told so before it sends, and can call again",
+          "[allreduce][system][errors]") {
+  const NetworkConfig cfg = make_config({4, 4});
+  Machine m(cfg);
+  const std::vector<NodeId> members = {0, 5, 10, 15};
+  const Communicator c = m.groups().create(cfg.mesh, members, BarrierScheme::BTM);
+  const std::vector<ReduceVector> inputs = allreduce_inputs(ElementType::Int32, members.size(), 3, 8);
+  const ReduceVector want = reduce_in_rank_order(ReduceOp::Sum, ElementType::Int32, inputs);
+  std::vector<ReduceVector> got = inputs;
+  std::string refused;
+  for (std::size_t k = 0; k < members.size(); ++k)
+    m.spawn("rank" + std::to_string(k), [&, k] {
+      Node& node = m.node(members[k]);
+      if (k == 3) {
+        // After the others have made their call: theirs is the one recorded.
+        sc_core::wait(sc_core::SC_ZERO_TIME);
+        ReduceVector wrong = inputs[k];
+        try {
+          allreduce(node, c, wrong, ReduceOp::Max, ElementType::Int32, AllreduceAlgorithm::Ring);
+        } catch (const ConfigError& e) {
+          refused = e.what();
+        }
+        CHECK(wrong == inputs[k]);  // nothing was combined
+      }
+      allreduce(node, c, got[k], ReduceOp::Sum, ElementType::Int32, AllreduceAlgorithm::Ring);
+    });
+  m.run();
+  CHECK(refused ==
+        "rank 3 calls allreduce max int32 x3 ring as call 1 on group " + std::to_string(c.gid) +
+            ", where rank 0 called allreduce sum int32 x3 ring: every rank must make the same call");
+  for (std::size_t k = 0; k < members.size(); ++k) CHECK(got[k] == want);
+}
