@@ -1,0 +1,43 @@
+#include "tree_reduction.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <tuple>
+
+namespace meshsync {
+
+ReduceVector reduce_along_tree(const BarrierTree& tree, ReduceOp op, ElementType t,
+                               const std::vector<ReduceVector>& inputs) {
+  const std::vector<TreeNode>& members = tree.nodes();
+  if (inputs.size() != members.size())
+    throw std::invalid_argument("reduce_along_tree: " + std::to_string(inputs.size()) + " inputs for " +
+                                std::to_string(members.size()) + " members");
+  const auto rank_of = [&](NodeId n) {
+    const auto it = std::lower_bound(members.begin(), members.end(), n,
+                                     [](const TreeNode& m, NodeId id) { return m.node < id; });
+    return static_cast<std::size_t>(it - members.begin());
+  };
+  // Deepest members first: a member's children are done before it.
+  std::vector<std::size_t> order(members.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return members[a].depth > members[b].depth; });
+  std::vector<ReduceVector> partial(members.size());
+  for (std::size_t k : order) {
+    std::vector<const TreeNode*> children;
+    for (const ChildLink& c : members[k].children) children.push_back(&members[rank_of(c.node)]);
+    std::sort(children.begin(), children.end(), [](const TreeNode* a, const TreeNode* b) {
+      return std::tie(a->slot, a->node) < std::tie(b->slot, b->node);
+    });
+    ReduceVector r = children.empty() ? inputs[k] : partial[rank_of(children.front()->node)];
+    for (std::size_t c = 1; c < children.size(); ++c) {
+      const ReduceVector& next = partial[rank_of(children[c]->node)];
+      combine(op, t, r, next, 0, next.size() / words_per_element(t));
+    }
+    if (!children.empty()) combine(op, t, r, inputs[k], 0, inputs[k].size() / words_per_element(t));
+    partial[k] = std::move(r);
+  }
+  return partial[rank_of(tree.root())];
+}
+
+}  // namespace meshsync
