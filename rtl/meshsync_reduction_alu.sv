@@ -1,7 +1,8 @@
 // The reduction ALU (issue 24, docs/reduction.md "The reduction ALU"): combines two
 // elements of an in-network reduction, bit for bit as the software's `combine`
 // (sw/collective/reduction.cpp) does, so that a reduction in the routers gives what the
-// software reference gives. Combinational: one element per cycle, inside t_rm.
+// software reference gives. Combinational: one pair of elements a cycle where the clock
+// allows the float32 sum's depth (docs/reduction.md), inside t_rm either way.
 //   - integers (int32 in bits 31:0, int64 in 63:0): sum with two's-complement
 //     wrap-around, signed min and max, and, or, xor;
 //   - float32 (bits 31:0; Float32 = 1): sum rounded to nearest even with subnormals (no

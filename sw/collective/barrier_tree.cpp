@@ -68,7 +68,8 @@ BarrierTree::BarrierTree(BarrierScheme scheme, const MeshShape& mesh, NodeId roo
 }
 
 bool BarrierTree::contains(NodeId n) const { return n < index_.size() && index_[n] >= 0; }
-const TreeNode& BarrierTree::at(NodeId n) const { return nodes_[static_cast<std::size_t>(index_[n])]; }
+const TreeNode& BarrierTree::at(NodeId n) const { return nodes_[rank_of(n)]; }
+std::size_t BarrierTree::rank_of(NodeId n) const { return static_cast<std::size_t>(index_[n]); }
 
 BarrierRegisterSetup BarrierTree::register_for(NodeId n, std::uint8_t gid) const {
   const TreeNode& t = at(n);

@@ -52,6 +52,8 @@ class BarrierTree {
   // Members in increasing node id.
   const std::vector<TreeNode>& nodes() const { return nodes_; }
   const TreeNode& at(NodeId n) const;
+  // A member's position in nodes(): its rank in a communicator of this tree.
+  std::size_t rank_of(NodeId n) const;
   bool contains(NodeId n) const;
 
   // The barrier register this member writes into its router.

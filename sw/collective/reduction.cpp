@@ -66,14 +66,16 @@ T integer_op(ReduceOp op, T a, T b) {
   return a;
 }
 
-// Every NaN result is the one quiet NaN: the payload and sign a host's FPU would pass on
-// from its operands are not part of the result, as the routers' ALU carries none.
-float canonical(float f) { return std::isnan(f) ? float32_of(kQuietNaN) : f; }
+// A sum of non-NaN operands is NaN only for inf - inf, where x86 gives its default NaN
+// 0xffc00000 (negative): the result is kQuietNaN, as the routers' ALU gives, whatever the
+// host.
+float canonical_nan(float f) { return std::isnan(f) ? float32_of(kQuietNaN) : f; }
 
 float float_op(ReduceOp op, float a, float b) {
+  // A NaN operand's payload and sign are not passed on (the ALU carries none).
   if (std::isnan(a) || std::isnan(b)) return float32_of(kQuietNaN);
   switch (op) {
-    case ReduceOp::Sum: return canonical(a + b);
+    case ReduceOp::Sum: return canonical_nan(a + b);
     // IEEE 754-2019 minimum and maximum: NaN wins, and -0 < +0 (std::fmin would drop the NaN).
     case ReduceOp::Min:
       if (a == b) return std::signbit(a) ? a : b;

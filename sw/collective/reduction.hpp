@@ -44,8 +44,8 @@ std::int64_t int64_of(const std::uint32_t* words);  // low word first
 // Element by element: into = combine(first, second), over `elements` elements starting at
 // element `from` of both. Integers wrap around (two's complement); min and max compare as
 // signed. float32 follows IEEE 754-2019: a sum in single precision, minimum and maximum
-// with a NaN giving NaN and -0 below +0. Only float32 depends on the order of the
-// operands, and only through rounding and NaN payloads.
+// with a NaN giving NaN and -0 below +0, every NaN result kQuietNaN. Only a float32 sum
+// of three or more operands depends on their order: on how they associate, by rounding.
 void combine(ReduceOp op, ElementType t, ReduceVector& into, const ReduceVector& second, std::size_t from,
              std::size_t elements);
 

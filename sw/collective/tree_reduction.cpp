@@ -12,11 +12,13 @@ ReduceVector reduce_along_tree(const BarrierTree& tree, ReduceOp op, ElementType
   if (inputs.size() != members.size())
     throw std::invalid_argument("reduce_along_tree: " + std::to_string(inputs.size()) + " inputs for " +
                                 std::to_string(members.size()) + " members");
-  const auto rank_of = [&](NodeId n) {
-    const auto it = std::lower_bound(members.begin(), members.end(), n,
-                                     [](const TreeNode& m, NodeId id) { return m.node < id; });
-    return static_cast<std::size_t>(it - members.begin());
-  };
+  const std::size_t words = inputs.empty() ? 0 : inputs.front().size();
+  for (const ReduceVector& v : inputs)
+    if (v.size() != words || words % words_per_element(t) != 0)
+      throw std::invalid_argument("reduce_along_tree: the inputs are not vectors of one number of " +
+                                  element_type_name(t) + " elements");
+  const std::size_t elements = words / words_per_element(t);
+  const auto rank_of = [&](NodeId n) { return tree.rank_of(n); };
   // Deepest members first: a member's children are done before it.
   std::vector<std::size_t> order(members.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -32,9 +34,9 @@ ReduceVector reduce_along_tree(const BarrierTree& tree, ReduceOp op, ElementType
     ReduceVector r = children.empty() ? inputs[k] : partial[rank_of(children.front()->node)];
     for (std::size_t c = 1; c < children.size(); ++c) {
       const ReduceVector& next = partial[rank_of(children[c]->node)];
-      combine(op, t, r, next, 0, next.size() / words_per_element(t));
+      combine(op, t, r, next, 0, elements);
     }
-    if (!children.empty()) combine(op, t, r, inputs[k], 0, inputs[k].size() / words_per_element(t));
+    if (!children.empty()) combine(op, t, r, inputs[k], 0, elements);
     partial[k] = std::move(r);
   }
   return partial[rank_of(tree.root())];

@@ -91,16 +91,22 @@ void run_blocking(Node& node, const Communicator& c, const std::vector<NodeId>& 
   if (!error.empty()) throw SimulationError("reduction: " + error);
 }
 
-std::size_t rank_of(const std::vector<NodeId>& nodes, NodeId n) {
-  const auto it = std::lower_bound(nodes.begin(), nodes.end(), n);
-  if (it == nodes.end() || *it != n) throw ConfigError("a reduction's caller is not a member of the communicator");
-  return static_cast<std::size_t>(it - nodes.begin());
+std::size_t rank_of(const Communicator& c, NodeId n) {
+  if (!c.contains(n)) throw ConfigError("a reduction's caller is not a member of the communicator");
+  return c.tree->rank_of(n);
 }
 
 void check_length(const ReduceVector& buffer, ElementType t) {
   if (buffer.size() % words_per_element(t) != 0)
     throw ConfigError("a reduction buffer of " + std::to_string(buffer.size()) + " words holds no whole number of " +
                       element_type_name(t) + " elements");
+}
+
+// What a reduction call is, for the check that every rank makes the same one.
+std::string reduction_call(const std::string& kind, ReduceOp op, ElementType t, std::size_t elements,
+                           const std::string& how) {
+  return kind + " " + reduce_op_name(op) + " of " + std::to_string(elements) + " " + element_type_name(t) +
+         " elements (" + how + ")";
 }
 
 }  // namespace
@@ -116,12 +122,10 @@ void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp
   check_reduction(op, t);
   check_length(buffer, t);
   const std::vector<NodeId> nodes = rank_nodes_of(c);
-  const std::size_t me = rank_of(nodes, node.id());
+  const std::size_t me = rank_of(c, node.id());
   const std::size_t elements = buffer.size() / words_per_element(t);
-  c.calls->enter(me,
-                 "allreduce " + reduce_op_name(op) + " " + element_type_name(t) + " x" + std::to_string(elements) +
-                     " " + allreduce_algorithm_name(a),
-                 c.gid);
+  c.calls->check_and_record(me, nodes.size(),
+                            reduction_call("allreduce", op, t, elements, allreduce_algorithm_name(a)), c.gid);
   const ReduceSchedule s = allreduce_schedule(a, nodes.size(), elements);
   run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
 }
@@ -131,12 +135,10 @@ void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op
   check_length(buffer, t);
   const std::vector<NodeId> nodes = rank_nodes_of(c);
   if (root >= nodes.size()) throw ConfigError("reduce: root rank " + std::to_string(root) + " is not a rank");
-  const std::size_t me = rank_of(nodes, node.id());
+  const std::size_t me = rank_of(c, node.id());
   const std::size_t elements = buffer.size() / words_per_element(t);
-  c.calls->enter(me,
-                 "reduce " + reduce_op_name(op) + " " + element_type_name(t) + " x" + std::to_string(elements) +
-                     " to rank " + std::to_string(root),
-                 c.gid);
+  c.calls->check_and_record(me, nodes.size(),
+                            reduction_call("reduce", op, t, elements, "to rank " + std::to_string(root)), c.gid);
   const ReduceSchedule s = reduce_schedule(nodes.size(), elements, root);
   run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
 }

@@ -26,19 +26,25 @@ Communicator GroupTable::create(const MeshShape& mesh, std::vector<NodeId> membe
 
 void GroupTable::free(const Communicator& c) { used_[c.gid] = false; }
 
-void CollectiveCalls::enter(std::size_t rank, const std::string& call, std::uint8_t gid) {
-  if (made_.size() <= rank) made_.resize(rank + 1, 0);
-  // A refused call is not made: the member's next call takes its place.
-  const std::size_t k = made_[rank];
-  if (k == calls_.size()) {
-    calls_.push_back(call);
-    first_caller_.push_back(rank);
-  } else if (calls_[k] != call) {
-    throw ConfigError("rank " + std::to_string(rank) + " calls " + call + " as call " + std::to_string(k + 1) +
-                      " on group " + std::to_string(gid) + ", where rank " + std::to_string(first_caller_[k]) +
-                      " called " + calls_[k] + ": every rank must make the same call");
+void CollectiveCalls::check_and_record(std::size_t rank, std::size_t members, const std::string& call,
+                                       std::uint8_t gid) {
+  if (calls_made_by_rank_.size() <= rank) calls_made_by_rank_.resize(rank + 1, 0);
+  const std::size_t k = calls_made_by_rank_[rank];
+  // A call is forgotten only once this rank has made it too: k >= first_open_.
+  const std::size_t i = k - first_open_;
+  if (i == open_.size()) {
+    open_.push_back(Call{call, rank, 0});
+  } else if (open_[i].what != call) {
+    throw ConfigError("rank " + std::to_string(rank) + " calls \"" + call + "\" as its call " + std::to_string(k + 1) +
+                      " on group " + std::to_string(gid) + ", where rank " + std::to_string(open_[i].first_caller) +
+                      " called \"" + open_[i].what + "\": every rank must make the same call");
   }
-  ++made_[rank];
+  ++open_[i].made_by;
+  ++calls_made_by_rank_[rank];
+  while (!open_.empty() && open_.front().made_by == members) {
+    open_.pop_front();
+    ++first_open_;
+  }
 }
 
 std::size_t GroupTable::live() const {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -15,19 +16,26 @@
 namespace meshsync {
 
 // MPI's rule for collectives: every member makes the same calls on a communicator, in the
-// same order. A member whose k-th call differs from the k-th call another member already
-// made is told so, before it sends anything: with different operations, types, lengths
-// or roots the ranks would otherwise combine wrongly or wait forever.
+// same order. The first member to make its k-th call sets what call k is; a member whose
+// k-th call differs is told so before it sends anything (with different operations,
+// types, lengths or roots the ranks would combine wrongly or wait forever). A refused call
+// is not made: the member may call again. Calls every member has made are forgotten.
 class CollectiveCalls {
  public:
-  // Records the next call of the member of rank `rank` (`call` says what it is, e.g.
-  // "allreduce sum int32 x4 ring"); throws ConfigError naming both calls on a mismatch.
-  void enter(std::size_t rank, const std::string& call, std::uint8_t gid);
+  // Checks and records the next call of rank `rank` of `members` (`call` says what it
+  // is, e.g. "allreduce sum of 4 int32 elements (ring)"); throws ConfigError naming both
+  // calls on a mismatch.
+  void check_and_record(std::size_t rank, std::size_t members, const std::string& call, std::uint8_t gid);
 
  private:
-  std::vector<std::string> calls_;         // the k-th call, as its first caller made it
-  std::vector<std::size_t> first_caller_;  // that caller's rank
-  std::vector<std::size_t> made_;          // per rank, calls made
+  struct Call {
+    std::string what;
+    std::size_t first_caller = 0;
+    std::size_t made_by = 0;  // members that have made it
+  };
+  std::deque<Call> open_;                  // calls some member has not made yet
+  std::size_t first_open_ = 0;             // the number of open_.front()
+  std::vector<std::size_t> calls_made_by_rank_;
 };
 
 struct Communicator {

@@ -132,6 +132,20 @@ TEST_CASE("allreduce: members call allreduce and reduce on a communicator from t
   other.run();
 }
 
+TEST_CASE("allreduce: the first rank to make a call sets it; calls every rank made are forgotten",
+          "[allreduce][errors]") {
+  CollectiveCalls calls;
+  calls.check_and_record(0, 2, "a", 1);
+  calls.check_and_record(1, 2, "a", 1);  // made by both: forgotten
+  calls.check_and_record(1, 2, "b", 1);  // rank 1 is first to make call 2
+  CHECK_THROWS_WITH(calls.check_and_record(0, 2, "c", 1),
+                    "rank 0 calls \"c\" as its call 2 on group 1, where rank 1 called \"b\": every rank must make "
+                    "the same call");
+  calls.check_and_record(0, 2, "b", 1);
+  calls.check_and_record(0, 2, "d", 1);
+  CHECK_THROWS_WITH(calls.check_and_record(1, 2, "e", 1), Catch::Contains("its call 3") && Catch::Contains("\"d\""));
+}
+
 TEST_CASE("allreduce: a rank calling with another operation is told so before it sends, and can call again",
           "[allreduce][system][errors]") {
   const NetworkConfig cfg = make_config({4, 4});
@@ -160,7 +174,7 @@ TEST_CASE("allreduce: a rank calling with another operation is told so before it
     });
   m.run();
   CHECK(refused ==
-        "rank 3 calls allreduce max int32 x3 ring as call 1 on group " + std::to_string(c.gid) +
-            ", where rank 0 called allreduce sum int32 x3 ring: every rank must make the same call");
+        "rank 3 calls \"allreduce max of 3 int32 elements (ring)\" as its call 1 on group " + std::to_string(c.gid) +
+            ", where rank 0 called \"allreduce sum of 3 int32 elements (ring)\": every rank must make the same call");
   for (std::size_t k = 0; k < members.size(); ++k) CHECK(got[k] == want);
 }
