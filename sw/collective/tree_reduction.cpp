@@ -18,7 +18,6 @@ ReduceVector reduce_along_tree(const BarrierTree& tree, ReduceOp op, ElementType
       throw std::invalid_argument("reduce_along_tree: the inputs are not vectors of one number of " +
                                   element_type_name(t) + " elements");
   const std::size_t elements = words / words_per_element(t);
-  const auto rank_of = [&](NodeId n) { return tree.rank_of(n); };
   // Deepest members first: a member's children are done before it.
   std::vector<std::size_t> order(members.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -27,19 +26,19 @@ ReduceVector reduce_along_tree(const BarrierTree& tree, ReduceOp op, ElementType
   std::vector<ReduceVector> partial(members.size());
   for (std::size_t k : order) {
     std::vector<const TreeNode*> children;
-    for (const ChildLink& c : members[k].children) children.push_back(&members[rank_of(c.node)]);
+    for (const ChildLink& c : members[k].children) children.push_back(&members[tree.rank_of(c.node)]);
     std::sort(children.begin(), children.end(), [](const TreeNode* a, const TreeNode* b) {
       return std::tie(a->slot, a->node) < std::tie(b->slot, b->node);
     });
-    ReduceVector r = children.empty() ? inputs[k] : partial[rank_of(children.front()->node)];
+    ReduceVector r = children.empty() ? inputs[k] : partial[tree.rank_of(children.front()->node)];
     for (std::size_t c = 1; c < children.size(); ++c) {
-      const ReduceVector& next = partial[rank_of(children[c]->node)];
+      const ReduceVector& next = partial[tree.rank_of(children[c]->node)];
       combine(op, t, r, next, 0, elements);
     }
     if (!children.empty()) combine(op, t, r, inputs[k], 0, elements);
     partial[k] = std::move(r);
   }
-  return partial[rank_of(tree.root())];
+  return partial[tree.rank_of(tree.root())];
 }
 
 }  // namespace meshsync

@@ -67,11 +67,10 @@ struct RankRun : std::enable_shared_from_this<RankRun> {
   }
 };
 
-// The ranks of a communicator: its members in node-id order, and this node's rank.
+// The ranks of a communicator: its members, which the tree keeps in node-id order.
 std::vector<NodeId> rank_nodes_of(const Communicator& c) {
   std::vector<NodeId> nodes;
   for (const TreeNode& t : c.members()) nodes.push_back(t.node);
-  std::sort(nodes.begin(), nodes.end());
   return nodes;
 }
 
@@ -124,8 +123,7 @@ void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp
   const std::vector<NodeId> nodes = rank_nodes_of(c);
   const std::size_t me = rank_of(c, node.id());
   const std::size_t elements = buffer.size() / words_per_element(t);
-  c.calls->check_and_record(me, nodes.size(),
-                            reduction_call("allreduce", op, t, elements, allreduce_algorithm_name(a)), c.gid);
+  c.calls->check_and_record(me, reduction_call("allreduce", op, t, elements, allreduce_algorithm_name(a)));
   const ReduceSchedule s = allreduce_schedule(a, nodes.size(), elements);
   run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
 }
@@ -137,8 +135,7 @@ void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op
   if (root >= nodes.size()) throw ConfigError("reduce: root rank " + std::to_string(root) + " is not a rank");
   const std::size_t me = rank_of(c, node.id());
   const std::size_t elements = buffer.size() / words_per_element(t);
-  c.calls->check_and_record(me, nodes.size(),
-                            reduction_call("reduce", op, t, elements, "to rank " + std::to_string(root)), c.gid);
+  c.calls->check_and_record(me, reduction_call("reduce", op, t, elements, "to rank " + std::to_string(root)));
   const ReduceSchedule s = reduce_schedule(nodes.size(), elements, root);
   run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
 }

@@ -18,16 +18,15 @@ Communicator GroupTable::create(const MeshShape& mesh, std::vector<NodeId> membe
     if (used_[gid]) continue;
     used_[gid] = true;
     next_ = static_cast<std::uint8_t>(gid + 1);
-    return Communicator{gid, scheme,
-                        std::make_shared<const BarrierTree>(build_tree(scheme, mesh, members))};
+    return Communicator{gid, scheme, std::make_shared<const BarrierTree>(build_tree(scheme, mesh, members)),
+                        std::make_shared<CollectiveCalls>(gid, members.size())};
   }
   throw ConfigError("all 256 group ids are in use: free a communicator first");
 }
 
 void GroupTable::free(const Communicator& c) { used_[c.gid] = false; }
 
-void CollectiveCalls::check_and_record(std::size_t rank, std::size_t members, const std::string& call,
-                                       std::uint8_t gid) {
+void CollectiveCalls::check_and_record(std::size_t rank, const std::string& call) {
   if (calls_made_by_rank_.size() <= rank) calls_made_by_rank_.resize(rank + 1, 0);
   const std::size_t k = calls_made_by_rank_[rank];
   // A call is forgotten only once this rank has made it too: k >= first_open_.
@@ -36,12 +35,12 @@ void CollectiveCalls::check_and_record(std::size_t rank, std::size_t members, co
     open_.push_back(Call{call, rank, 0});
   } else if (open_[i].what != call) {
     throw ConfigError("rank " + std::to_string(rank) + " calls \"" + call + "\" as its call " + std::to_string(k + 1) +
-                      " on group " + std::to_string(gid) + ", where rank " + std::to_string(open_[i].first_caller) +
+                      " on group " + std::to_string(gid_) + ", where rank " + std::to_string(open_[i].first_caller) +
                       " called \"" + open_[i].what + "\": every rank must make the same call");
   }
   ++open_[i].made_by;
   ++calls_made_by_rank_[rank];
-  while (!open_.empty() && open_.front().made_by == members) {
+  while (!open_.empty() && open_.front().made_by == members_) {
     open_.pop_front();
     ++first_open_;
   }

@@ -22,12 +22,15 @@ namespace meshsync {
 // is not made: the member may call again. Calls every member has made are forgotten.
 class CollectiveCalls {
  public:
-  // Checks and records the next call of rank `rank` of `members` (`call` says what it
-  // is, e.g. "allreduce sum of 4 int32 elements (ring)"); throws ConfigError naming both
-  // calls on a mismatch.
-  void check_and_record(std::size_t rank, std::size_t members, const std::string& call, std::uint8_t gid);
+  CollectiveCalls(std::uint8_t gid, std::size_t members) : gid_(gid), members_(members) {}
+  // Checks and records the next call of rank `rank` (`call` says what it is, e.g.
+  // "allreduce sum of 4 int32 elements (ring)"); throws ConfigError naming both calls on
+  // a mismatch.
+  void check_and_record(std::size_t rank, const std::string& call);
 
  private:
+  std::uint8_t gid_;
+  std::size_t members_;
   struct Call {
     std::string what;
     std::size_t first_caller = 0;
@@ -43,7 +46,7 @@ struct Communicator {
   BarrierScheme scheme = BarrierScheme::BTM;
   std::shared_ptr<const BarrierTree> tree;
   // Shared by every copy of the communicator, as its members share one group.
-  std::shared_ptr<CollectiveCalls> calls = std::make_shared<CollectiveCalls>();
+  std::shared_ptr<CollectiveCalls> calls;
 
   const std::vector<TreeNode>& members() const { return tree->nodes(); }
   bool contains(NodeId n) const { return tree->contains(n); }

@@ -134,16 +134,16 @@ TEST_CASE("allreduce: members call allreduce and reduce on a communicator from t
 
 TEST_CASE("allreduce: the first rank to make a call sets it; calls every rank made are forgotten",
           "[allreduce][errors]") {
-  CollectiveCalls calls;
-  calls.check_and_record(0, 2, "a", 1);
-  calls.check_and_record(1, 2, "a", 1);  // made by both: forgotten
-  calls.check_and_record(1, 2, "b", 1);  // rank 1 is first to make call 2
-  CHECK_THROWS_WITH(calls.check_and_record(0, 2, "c", 1),
+  CollectiveCalls calls(1, 2);
+  calls.check_and_record(0, "a");
+  calls.check_and_record(1, "a");  // made by both: forgotten
+  calls.check_and_record(1, "b");  // rank 1 is first to make call 2
+  CHECK_THROWS_WITH(calls.check_and_record(0, "c"),
                     "rank 0 calls \"c\" as its call 2 on group 1, where rank 1 called \"b\": every rank must make "
                     "the same call");
-  calls.check_and_record(0, 2, "b", 1);
-  calls.check_and_record(0, 2, "d", 1);
-  CHECK_THROWS_WITH(calls.check_and_record(1, 2, "e", 1), Catch::Contains("its call 3") && Catch::Contains("\"d\""));
+  calls.check_and_record(0, "b");
+  calls.check_and_record(0, "d");
+  CHECK_THROWS_WITH(calls.check_and_record(1, "e"), Catch::Contains("its call 3") && Catch::Contains("\"d\""));
 }
 
 TEST_CASE("allreduce: a rank calling with another operation is told so before it sends, and can call again",
