@@ -11,6 +11,7 @@ void BarrierRegister::program(const BarrierRegisterSetup& s) {
   setup_ = s;
   flags_ = 0;
   arrived_ = 0;
+  reduction.clear_epoch();
 }
 
 void BarrierRegister::open_transit(std::uint8_t gid) {
@@ -42,6 +43,7 @@ bool BarrierRegister::unprogram() {
   setup_.gid = gid;
   flags_ = 0;
   arrived_ = 0;
+  reduction.clear_epoch();
   if (path_refs_ == 0) {
     valid_ = false;
     transit_ = false;

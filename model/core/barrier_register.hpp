@@ -3,12 +3,14 @@
 // both the router's barrier unit and the network interface's software fallback.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "flit.hpp"
+#include "reduction_message.hpp"
 
 namespace meshsync {
 
@@ -27,6 +29,29 @@ struct BarrierRegisterSetup {
   Route parent_route = Route::XY;  // the R bit
   std::uint8_t slot_at_parent = kNoSlot;  // sync data sent upward: which child we are
   std::vector<ChildLink> children;  // BTM: at most four, one per port
+};
+
+// A register's in-network reduction (docs/reduction-hardware.md, "Barrier registers"):
+// what the epoch is, the descriptor its members' messages must agree on, and the lanes
+// that hold the operands until the fold. Kept by the router's barrier unit; a software
+// write clears the epoch.
+struct RegisterReduction {
+  bool kind_set = false;  // the epoch's first arrival head has said what the epoch is
+  bool red = false;       // ... a reduction (its arrivals carry vectors), else a barrier
+  bool desc_set = false;  // the epoch's first descriptor is latched; cleared at completion
+  ReductionDescriptor desc;   // the value stays after completion, for the fold
+  bool rred = false;          // the distribution under way carries the result (allreduce)
+  ReductionDescriptor rdesc;  // ... with this descriptor (copied from desc at the release)
+  std::uint8_t operands = 0;  // the arrival flags at completion: the lanes the fold reads
+  // Five lanes of up to reduce_words words: lanes 0-3 the children in slot order (C+X,
+  // C-X, C+Y, C-Y), lane 4 the node's own vector and then the result. The model grows a
+  // lane to the longest vector it has held (the hardware has reduce_words flops each).
+  std::array<std::vector<std::uint32_t>, 5> lanes;
+  void clear_epoch() {
+    kind_set = false;
+    desc_set = false;
+    rred = false;
+  }
 };
 
 class BarrierRegister {
@@ -61,6 +86,8 @@ class BarrierRegister {
   Flit release_message(std::size_t k, NodeId self) const;
 
   std::string describe() const;
+
+  RegisterReduction reduction;
 
  private:
   bool valid_ = false;

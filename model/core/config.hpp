@@ -35,6 +35,14 @@ struct NetworkConfig {
       throw ConfigError(what + ": a tree worm of " + std::to_string(worm_flits) +
                         " flits is longer than --tree-buffer-depth " + std::to_string(router.tree_buffer_depth));
   }
+  // An in-network reduction of `words` words (docs/reduction-hardware.md).
+  void require_reduction(std::uint32_t words, const std::string& what) const {
+    if (router.reduce_words == 0) throw ConfigError(what + " needs reduction lanes, but --reduce-words is 0");
+    if (router.barrier_registers == 0) throw ConfigError(what + " needs barrier registers, but --registers is 0");
+    if (words > router.reduce_words)
+      throw ConfigError(what + ": " + std::to_string(words) + " words are more than --reduce-words " +
+                        std::to_string(router.reduce_words));
+  }
 };
 
 inline void NetworkConfig::validate() const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -25,8 +26,10 @@ inline constexpr int kWormVc = 0;
 inline constexpr int kSnakeVc = 3;
 inline constexpr int kTreeVc = 4;
 // Worms are several flits long and hold an output's VC from head to tail; sync messages
-// are single flits.
+// are single flits, but for reduction messages (sync worms, model/core/reduction_message.hpp).
 constexpr bool is_worm_vc(int vc) { return vc == kWormVc || vc == kSnakeVc || vc == kTreeVc; }
+// Sync VCs 1 (XY) and 2 (YX) as 0 and 1, for state kept per sync VC.
+constexpr std::size_t sync_vc_index(int vc) { return vc == 2 ? 1 : 0; }
 // The VCs' names in deadlock reports and waveforms.
 inline constexpr std::array<std::string_view, kVcs> kVcNames{"worm", "sync_xy", "sync_yx", "snake_worm", "tree_worm"};
 

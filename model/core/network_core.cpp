@@ -112,8 +112,12 @@ void NetworkCore::flit_out(NodeId from, int port, const Flit& f, std::uint64_t c
     if (sink_) sink_->on_eject(from, f, cycle + 1);
     return;
   }
-  if (f.sync) ++counters_.sync_hops;
-  else ++counters_.worm_flit_hops;
+  if (f.sync) {
+    counters_.sync_hops += f.head ? 1 : 0;
+    ++counters_.sync_flit_hops;
+  } else {
+    ++counters_.worm_flit_hops;
+  }
   const NodeId to = neighbor(from, port);
   const Port in = opposite(port_at(port));
   const std::uint64_t arrival = cycle + 1 + cfg_.timing.tp + link_delay(from, port_at(port));

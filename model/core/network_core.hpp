@@ -60,7 +60,8 @@ struct DeadlockError : std::runtime_error {
 };
 
 struct LinkCounters {
-  std::uint64_t sync_hops = 0;  // links crossed by sync messages
+  std::uint64_t sync_hops = 0;       // links crossed by sync messages (their heads)
+  std::uint64_t sync_flit_hops = 0;  // ... by their flits (a reduction message has several)
   std::uint64_t worm_flit_hops = 0;
   std::uint64_t tree_copies_dropped = 0;  // tree worm copies a router could not send on
 };

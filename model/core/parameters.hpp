@@ -52,6 +52,11 @@ struct RouterParams {
   // (VC 3, buffer_depth deep). 0: a router for unicast worms only (no VC 3), and path-based
   // multicasts with multidestination worms are refused.
   std::uint32_t path_worms = 1;
+  // In-network reduction (docs/reduction-hardware.md): the 32-bit words of a vector each
+  // barrier register holds per operand, in five lanes (four children and the node's own).
+  // 0: the routers reduce nothing, and in-network reductions are refused. 1024 holds the
+  // 4 KiB vectors of the experiments; the RTL's lanes are flops, and far fewer.
+  std::uint32_t reduce_words = 1024;
 
   // Depth of VC `vc`'s input buffer (and the credits of that VC on a link).
   std::uint32_t depth(int vc) const {
@@ -71,6 +76,18 @@ struct RouterParams {
 // worms only), so k <= 5, and C <= max_children: 5 + max_children + 1 (10 at the design
 // point's 4 children, 14 at the model's 8).
 constexpr std::uint32_t exact_trm_minimum(const RouterParams& p) { return 5 + p.max_children + 1; }
+
+// The smallest t_rm for which a member sends its reduction message when a barrier's would,
+// a vector of `words` words (K elements) behind its head (docs/reduction-hardware.md,
+// "Timing"): after the last head arrives the unit takes at most five messages of
+// L = 2 + 2W flits, one flit a cycle, and the emitter folds up to four children into the
+// own vector, one element a cycle per child, before it stages the message.
+constexpr std::uint32_t exact_reduction_trm_minimum(const RouterParams& p, std::uint32_t words, std::uint32_t elements) {
+  const std::uint32_t flits = 2 + 2 * words;
+  const std::uint32_t barrier = exact_trm_minimum(p);
+  const std::uint32_t vector = 5 * flits + 4 * elements + 2;
+  return barrier > vector ? barrier : vector;
+}
 
 // A value of a parameter that has names (ni: one-port, all-port).
 struct ParameterChoice {
@@ -154,6 +171,9 @@ inline constexpr Parameter kParameters[] = {
      "8-bit GID space", nullptr, &RouterParams::barrier_registers},
     {"max-children", "max_children", "MaxChildren", 4, 4, 64, "", "children one barrier register holds",
      "a BTM member has up to 4", "", nullptr, &RouterParams::max_children},
+    {"reduce-words", "reduce_words", nullptr, 0, 1, 65535, "",
+     "32-bit words of a vector a barrier register reduces in the router (0: no in-network reduction)", "",
+     "a 16-bit count", nullptr, &RouterParams::reduce_words, nullptr, 0, "no in-network reduction"},
     {"ni", "ni_ports", "NiPorts", 1, 1, 4, "", "one-port | all-port (4 injection, 4 ejection channels)", "", "",
      nullptr, &RouterParams::ni_ports, kNiChoices, std::size(kNiChoices)},
 };

@@ -12,7 +12,7 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
       in_(route_.all_port() ? kMaxInputs : kPorts),
       tree_(cfg.router.tree_buffer_depth),
       barrier_(cfg.router) {
-  for (InputUnit& i : in_) i.set_capacities(cfg.router);
+  for (InputUnit& i : in_) i.set_capacities(cfg.router, cfg.timing.trn);
   std::uint32_t slots = 0;
   for (int v = 0; v < kVcs; ++v) slots += cfg.router.depth(v);
   for (int p = 0; p < kPorts; ++p)
@@ -40,8 +40,8 @@ std::uint64_t RouterCore::receive_at(int i, const Flit& f, std::uint64_t arrival
   busy_inputs_ |= bit;
   if (f.tree) tree_inputs_ |= bit;
   // The owner runs us in the arrival cycle, where step() looks the flit up (an injected
-  // one right after the injection).
-  if (f.sync) lookup_inputs_ |= bit;
+  // one right after the injection). A reduction message's body flits follow their head.
+  if (f.sync && f.head) lookup_inputs_ |= bit;
   return ready;
 }
 
@@ -70,7 +70,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     barrier_unit_takes(c, r, links);
     moved = true;
   }
-  const EmitterOffer offer = barrier_.offer(c, route_, out_);
+  const EmitterOffer offer = barrier_.offer(c, route_, out_, inputs());
   return traverse(c, r, offer, links) || moved;
 }
 
@@ -136,7 +136,7 @@ void RouterCore::barrier_unit_takes(std::uint64_t c, const Requests& r, RouterLi
   const int v = r.vc[static_cast<std::size_t>(i)];
   BufferedFlit& head = input(i).front(v);
   const bool cs = head.cs_update;
-  if (barrier_.take(head, c, route_.id())) {
+  if (barrier_.take(head, i, c, route_)) {
     pop_input(i, v, c, links);
     return;
   }
@@ -159,7 +159,9 @@ bool RouterCore::traverse(std::uint64_t c, Requests& r, const EmitterOffer& offe
     const int w = grant[static_cast<std::size_t>(o)];
     if (w == n) {
       emitted |= 1u << o;
-      send(o, barrier_.message(offer, o), c, links);
+      const Flit& f = barrier_.message(offer, o);
+      out_[static_cast<std::size_t>(o)].pass(f.vc(), f.tail, n);
+      send(o, f, c, links);
       continue;
     }
     const int v = r.vc[static_cast<std::size_t>(w)];
@@ -275,10 +277,14 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
         if (b.copy >= 0) s << " and " << output_name(b.copy);
         s << " (";
         if (o.link()) s << "credits " << o.credits(v);
-        if (is_worm_vc(v)) {
-          const int owner = o.owner(v);
+        // A sync VC is held only by a reduction message (a sync worm) between its head and tail.
+        const int owner = o.owner(v);
+        if (is_worm_vc(v) || owner >= 0) {
+          const std::string vc = is_worm_vc(v) ? "worm VC" : "sync VC";
           s << (o.link() ? ", " : "")
-            << (owner < 0 ? "worm VC free" : "worm VC held by input " + input_name(owner));
+            << (owner < 0            ? vc + " free"
+                : owner == inputs() ? vc + " held by the barrier emitter"
+                                     : vc + " held by input " + input_name(owner));
         }
         s << ")";
       }

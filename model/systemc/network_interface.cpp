@@ -86,6 +86,7 @@ void NetworkInterface::start(tlm::tlm_generic_payload& trans, Done done) {
       break;
     case NiCommand::FreeBarrier: do_free(*reinterpret_cast<NiGroup*>(data), std::move(done)); break;
     case NiCommand::Barrier: do_barrier(*reinterpret_cast<NiGroup*>(data), std::move(done)); break;
+    case NiCommand::Reduce: do_reduce(*reinterpret_cast<NiReduce*>(data), std::move(done)); break;
     case NiCommand::TreeMulticast:
       do_tree_multicast(*reinterpret_cast<NiTreeMulticast*>(data), std::move(done));
       break;
@@ -300,19 +301,56 @@ void NetworkInterface::do_barrier(NiGroup& cmd, Done done) {
   try_release(cmd.gid);
 }
 
+void NetworkInterface::do_reduce(NiReduce& cmd, Done done) {
+  system_.config().require_reduction(cmd.desc.words(), "an in-network reduction");
+  if (cmd.words.size() != cmd.desc.words())
+    throw std::logic_error("in-network reduction: " + std::to_string(cmd.words.size()) + " words for " +
+                           cmd.desc.describe());
+  auto found = waits_.find(cmd.gid);
+  if (found == waits_.end())
+    throw std::logic_error("reduction on gid " + std::to_string(cmd.gid) + " at a node that has not joined it");
+  if (soft_.count(cmd.gid)) {
+    const Coord c = system_.mesh().coord(node_);
+    throw std::logic_error("in-network reduction on gid " + std::to_string(cmd.gid) + ": the router of node (" +
+                           std::to_string(c.x) + "," + std::to_string(c.y) +
+                           ") had no free barrier register, and node memory reduces nothing");
+  }
+  GroupWait& w = found->second;
+  const Flit head = make_sync(SyncType::Arrive, cmd.gid, node_, node_, Route::XY, kLocalSlot);
+  const std::uint64_t start = system_.now_cycle() + system_.config().timing.ts;
+  for (const Flit& f : make_reduction_message(head, cmd.desc, cmd.words)) inject(f, start);
+  barrier_waiting_ = cmd.gid;
+  w.reducing = &cmd;
+  w.done = std::move(done);
+  try_release(cmd.gid);
+}
+
 void NetworkInterface::try_release(std::uint8_t gid) {
   auto it = waits_.find(gid);
   if (it == waits_.end()) return;
   GroupWait& w = it->second;
-  if (!w.waiting || w.releases.empty()) return;  // release_local calls again
+  if ((!w.waiting && !w.reducing) || w.releases.empty()) return;  // release_local calls again
   const std::uint64_t due = w.releases.front();
   if (due > system_.now_cycle()) {
     system_.at(due, [this, gid] { try_release(gid); });
     return;
   }
-  w.waiting->release_cycle = due;
+  if (w.waiting) w.waiting->release_cycle = due;
+  if (w.reducing) {
+    // A result reaches this NI before its release, or with it.
+    NiReduce& r = *w.reducing;
+    r.release_cycle = due;
+    r.words.clear();
+    r.result_cycle = 0;
+    if (!w.results.empty()) {
+      r.result_cycle = w.results.front().first;
+      r.words = std::move(w.results.front().second);
+      w.results.erase(w.results.begin());
+    }
+  }
   w.releases.erase(w.releases.begin());
   w.waiting = nullptr;
+  w.reducing = nullptr;
   barrier_waiting_ = -1;
   Done done = std::move(w.done);
   done();
@@ -323,7 +361,7 @@ void NetworkInterface::release_local(std::uint8_t gid, std::uint64_t cycle) {
   if (it == waits_.end()) return;  // the group was freed: nobody is waiting
   GroupWait& w = it->second;
   w.releases.push_back(cycle);
-  if (w.waiting) system_.at(cycle, [this, gid] { try_release(gid); });
+  if (w.waiting || w.reducing) system_.at(cycle, [this, gid] { try_release(gid); });
 }
 
 // The software fallback is never faster than the barrier unit it stands in for: each
@@ -374,14 +412,53 @@ void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
     return;
   }
   if (f.dest != node_) return;  // cannot happen: routers eject only at the destination
+  if (f.head && f.tail) {
+    on_sync(f, nullptr, cycle);
+    return;
+  }
+  // A reduction message, whole at its tail. One sender's messages of a group reach us one
+  // after the other (the Local output's VC is held from head to tail).
+  const auto key = std::make_pair(f.src, f.gid);
+  if (f.head) {
+    sync_assembly_[key] = SyncAssembly{f, {}, {}, 1};
+    return;
+  }
+  const auto it = sync_assembly_.find(key);
+  if (it == sync_assembly_.end()) throw std::logic_error("a sync body flit with no head before it at an NI");
+  SyncAssembly& a = it->second;
+  if (a.pos == 1) {
+    const auto d = ReductionDescriptor::unpack(f.payload);
+    if (!d) throw std::logic_error("a reduction message at an NI with a descriptor that names no operation");
+    a.desc = *d;
+    a.words.assign(d->words(), 0);
+  } else {
+    store_half(a.words.data(), a.pos, f.payload);
+  }
+  ++a.pos;
+  if (!f.tail) return;
+  SyncAssembly whole = std::move(a);
+  sync_assembly_.erase(it);
+  on_sync(whole.head, &whole.words, cycle);
+}
+
+void NetworkInterface::on_sync(const Flit& f, std::vector<std::uint32_t>* words, std::uint64_t cycle) {
   auto soft = soft_.find(f.gid);
+  if (words && soft != soft_.end())
+    throw std::logic_error("a reduction message for gid " + std::to_string(f.gid) +
+                           " reached a register kept in node memory, which reduces nothing");
+  const auto keep_result = [&] {
+    if (!words) return;
+    auto w = waits_.find(f.gid);
+    if (w != waits_.end()) w->second.results.emplace_back(cycle, std::move(*words));
+  };
   if (f.stype == SyncType::Arrive) {
     if (soft != soft_.end()) {
       soft_arrive(soft->second, f.data, cycle);
     } else if (hardware_roots_.count(f.gid)) {
-      // The root register finished the reduction: the root's start-up for distribution.
-      inject(make_sync(SyncType::Release, f.gid, node_, node_, Route::XY, 0),
-             cycle + system_.config().timing.ts);
+      // The root register finished the reduction (a reduce's result with it): the root's
+      // start-up for distribution.
+      keep_result();
+      inject(make_sync(SyncType::Release, f.gid, node_, node_, Route::XY, 0), cycle + system_.config().timing.ts);
     }
   } else if (f.stype == SyncType::Release) {
     if (soft != soft_.end()) {
@@ -389,6 +466,7 @@ void NetworkInterface::on_eject(const Flit& f, std::uint64_t cycle) {
       const Timing& t = system_.config().timing;
       soft_release(f.gid, cycle + t.trm, cycle + t.trm + t.ts);
     } else {
+      keep_result();  // an allreduce's
       release_local(f.gid, cycle);
     }
   }

@@ -89,6 +89,9 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   void do_program(NiProgram& cmd, Done done);
   void do_free(NiGroup& cmd, Done done);
   void do_barrier(NiGroup& cmd, Done done);
+  void do_reduce(NiReduce& cmd, Done done);
+  // A sync message for this node, whole (a reduction message's vector assembled).
+  void on_sync(const Flit& head, std::vector<std::uint32_t>* words, std::uint64_t cycle);
   void do_cs_path(const NiCsPath& cmd, SyncType type, Done done);
   // Hand the waiting command what it waits for once it is due (its cycle has come).
   void try_receive();
@@ -104,8 +107,19 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
 
   struct GroupWait {
     std::vector<std::uint64_t> releases;  // cycles of releases not yet taken, one per epoch
+    // Results of in-network reductions not yet taken (cycle, words), one per epoch that
+    // brought one here.
+    std::vector<std::pair<std::uint64_t, std::vector<std::uint32_t>>> results;
     NiGroup* waiting = nullptr;           // the barrier command waiting for its release
+    NiReduce* reducing = nullptr;         // ... or the reduction command
     Done done;
+  };
+  // A reduction message arriving from the router, per (sender, group): its flits so far.
+  struct SyncAssembly {
+    Flit head;
+    ReductionDescriptor desc;
+    std::vector<std::uint32_t> words;
+    std::uint32_t pos = 1;
   };
   struct Assembly {
     NodeId src = 0;
@@ -142,6 +156,7 @@ class NetworkInterface : private tlm::tlm_fw_transport_if<> {
   // mesh has a million interfaces.
   std::unique_ptr<Random> loss_rng_;
   std::map<std::uint8_t, GroupWait> waits_;
+  std::map<std::pair<NodeId, std::uint8_t>, SyncAssembly> sync_assembly_;
   std::unique_ptr<Mailbox> mail_;
   int barrier_waiting_ = -1;
 };

@@ -9,6 +9,7 @@
 
 #include "../core/barrier_register.hpp"
 #include "../core/flit.hpp"
+#include "../core/reduction_message.hpp"
 
 namespace meshsync {
 
@@ -19,6 +20,7 @@ enum class NiCommand : std::uint64_t {
   ProgramBarrier = 0x20,  // NiProgram: write this node's barrier register
   FreeBarrier = 0x28,     // NiGroup: release it
   Barrier = 0x30,         // NiGroup: arrive, block until released
+  Reduce = 0x38,          // NiReduce: arrive with a vector, block until released (in-network reduction)
   CsPathSetup = 0x40,     // NiCsPath: program the routers on the path to the parent
   CsPathTeardown = 0x48,  // NiCsPath: release them
   TreeMulticast = 0x50,   // NiTreeMulticast: one data message down a group's barrier tree
@@ -119,6 +121,18 @@ struct NiProgram {
 struct NiGroup {
   std::uint8_t gid = 0;
   std::uint64_t release_cycle = 0;  // out (Barrier)
+};
+
+// An in-network reduction on group `gid`'s barrier tree (docs/reduction-hardware.md): the
+// node arrives with its vector, as a reduction message, and the call returns at its
+// release. The reduction's result comes back in `words` to every member of an allreduce
+// and to the tree's root of a reduce; `words` is empty at the others.
+struct NiReduce {
+  std::uint8_t gid = 0;
+  ReductionDescriptor desc;
+  std::vector<std::uint32_t> words;  // in: desc.words() words; out: the result, or empty
+  std::uint64_t result_cycle = 0;    // out: the result's tail reached this NI (0: no result)
+  std::uint64_t release_cycle = 0;   // out
 };
 
 struct NiCsPath {

@@ -61,6 +61,13 @@ class BarrierTree {
   // NOTES.md zero-load latency for this very tree, from the common arrival to the last
   // release, when every member has a hardware register.
   std::uint64_t analytic_cycles(const Timing& t) const;
+  // The in-network allreduce of `words` words along this BTM tree (docs/reduction-hardware.md,
+  // "Timing"): the barrier's latency and the rest of a reduction message of L = 2 + 2W flits
+  // behind its head, 2(t_s + B) + L - 1. Exact when t_rm >= exact_reduction_trm_minimum and
+  // the sync buffers stream a worm (sync_buffer_depth >= min(L, 2 t_p + t_rn + 1)).
+  std::uint64_t analytic_allreduce_cycles(const Timing& t, std::uint32_t words) const {
+    return analytic_cycles(t) + 2 + 2 * std::uint64_t{words} - 1;
+  }
   // Links crossed by sync messages in both phases (each edge once up, once down).
   std::uint64_t analytic_hops() const;
 

@@ -1,7 +1,6 @@
-// Reductions (issue 24; docs/reduction.md, NOTES-reduction.md): the operations and element
-// types, element by element on 32-bit message words, and the software allreduce
-// algorithms of MPI libraries as schedules, pure functions of the communicator size and
-// the vector length. A schedule says, per rank and in order, which chunk of the vector it
+// Reductions (issue 24; docs/reduction.md, NOTES-reduction.md): on the element arithmetic
+// of model/core/reduction_element.hpp, the software allreduce algorithms of MPI libraries
+// as schedules, pure functions of the communicator size and the vector length. A schedule says, per rank and in order, which chunk of the vector it
 // sends to whom and which it receives from whom, combining or replacing; the runtime
 // (sw/runtime/allreduce_run.hpp) runs it over point-to-point messages, and evaluate()
 // runs the same schedule without a network: the reference a run's results must equal
@@ -13,46 +12,20 @@
 #include <string>
 #include <vector>
 
+#include "../../model/core/reduction_element.hpp"
+
 namespace meshsync {
 
-enum class ReduceOp { Sum, Min, Max, And, Or, Xor };
-enum class ElementType { Int32, Int64, Float32 };
-inline constexpr ReduceOp kAllReduceOps[] = {ReduceOp::Sum, ReduceOp::Min, ReduceOp::Max,
-                                             ReduceOp::And, ReduceOp::Or,  ReduceOp::Xor};
-inline constexpr ElementType kAllElementTypes[] = {ElementType::Int32, ElementType::Int64, ElementType::Float32};
-std::string reduce_op_name(ReduceOp op);        // "sum", "min", ...
-std::string element_type_name(ElementType t);   // "int32", "int64", "float32"
-// 32-bit words per element: 1, 2 (low word first), 1.
-std::size_t words_per_element(ElementType t);
-// Throws ConfigError (one line) for an operation the type does not have (and, or, xor
-// on float32).
-void check_reduction(ReduceOp op, ElementType t);
-
-// A vector of elements as message words.
-using ReduceVector = std::vector<std::uint32_t>;
-
-// The float32 a NaN result always is (the quiet NaN, positive, no payload): the combine
-// gives it for any NaN operand and for inf - inf, in software and in the routers' ALU.
-inline constexpr std::uint32_t kQuietNaN = 0x7fc00000u;
-
-// An element's value from its words, and a float32's word: what the combine reads and
-// writes, and what outputs and inputs are made of.
-float float32_of(std::uint32_t word);
-std::uint32_t word_of(float f);
-std::int64_t int64_of(const std::uint32_t* words);  // low word first
-
-// Element by element: into = combine(first, second), over `elements` elements starting at
-// element `from` of both. Integers wrap around (two's complement); min and max compare as
-// signed. float32 follows IEEE 754-2019: a sum in single precision, minimum and maximum
-// with a NaN giving NaN and -0 below +0, every NaN result kQuietNaN. Only a float32 sum
-// of three or more operands depends on their order: on how they associate, by rounding.
-void combine(ReduceOp op, ElementType t, ReduceVector& into, const ReduceVector& second, std::size_t from,
-             std::size_t elements);
-
-enum class AllreduceAlgorithm { RecursiveDoubling, Ring, BinomialBroadcast };
-inline constexpr AllreduceAlgorithm kAllAllreduceAlgorithms[] = {
+// Btm: the in-network reduction along the BTM barrier tree, in the routers
+// (docs/reduction-hardware.md); the others are software over point-to-point messages,
+// with schedules.
+enum class AllreduceAlgorithm { Btm, RecursiveDoubling, Ring, BinomialBroadcast };
+inline constexpr AllreduceAlgorithm kSoftwareAllreduceAlgorithms[] = {
     AllreduceAlgorithm::RecursiveDoubling, AllreduceAlgorithm::Ring, AllreduceAlgorithm::BinomialBroadcast};
-std::string allreduce_algorithm_name(AllreduceAlgorithm a);  // "recursive-doubling", "ring", "binomial"
+inline constexpr AllreduceAlgorithm kAllAllreduceAlgorithms[] = {
+    AllreduceAlgorithm::Btm, AllreduceAlgorithm::RecursiveDoubling, AllreduceAlgorithm::Ring,
+    AllreduceAlgorithm::BinomialBroadcast};
+std::string allreduce_algorithm_name(AllreduceAlgorithm a);  // "btm", "recursive-doubling", "ring", "binomial"
 
 // One step of a rank: send elements [from, from + count) of its vector to `peer`, or
 // receive them from `peer` and combine them with its own (the one with the lower rank as
@@ -77,6 +50,7 @@ struct ReduceSchedule {
 //  ring: reduce-scatter then allgather around the ranks, 2 (P - 1) steps of one chunk
 //    (about K / P elements) each; chunks may be empty when K < P (a head-only message);
 //  binomial: a binomial-tree reduce to rank 0, then a binomial broadcast from it.
+// Throws std::logic_error for Btm, which the routers run (no schedule).
 ReduceSchedule allreduce_schedule(AllreduceAlgorithm a, std::size_t ranks, std::size_t elements);
 // A reduce to rank `root`: the binomial schedule's first half, in ranks relative to the
 // root. Only the root's vector is the reduction; the others hold partial ones.

@@ -1,5 +1,5 @@
 // The reduction along a barrier tree, as the member routers would combine it (issue 24,
-// docs/reduction-contract-draft.md): the reference an in-network reduction's results
+// docs/reduction-hardware.md): the reference an in-network reduction's results
 // are checked against, bit for bit.
 #pragma once
 

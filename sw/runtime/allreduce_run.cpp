@@ -108,6 +108,12 @@ std::string reduction_call(const std::string& kind, ReduceOp op, ElementType t, 
          " elements (" + how + ")";
 }
 
+ReductionDescriptor descriptor_of(ReduceOp op, ElementType t, std::size_t elements, bool all) {
+  if (elements > 0xffff)
+    throw ConfigError("an in-network reduction carries at most 65535 elements, got " + std::to_string(elements));
+  return ReductionDescriptor{op, t, all, static_cast<std::uint16_t>(elements)};
+}
+
 }  // namespace
 
 void run_rank(Node& node, const MeshShape& mesh, const std::vector<NodeId>& rank_nodes,
@@ -124,6 +130,11 @@ void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp
   const std::size_t me = rank_of(c, node.id());
   const std::size_t elements = buffer.size() / words_per_element(t);
   c.calls->check_and_record(me, reduction_call("allreduce", op, t, elements, allreduce_algorithm_name(a)));
+  if (a == AllreduceAlgorithm::Btm) {
+    if (c.scheme != BarrierScheme::BTM) throw ConfigError("allreduce btm needs a communicator with BTM barriers");
+    buffer = node.reduce_in_network(c.gid, descriptor_of(op, t, elements, true), buffer).words;
+    return;
+  }
   const ReduceSchedule s = allreduce_schedule(a, nodes.size(), elements);
   run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
 }
@@ -167,6 +178,68 @@ AllreduceRunResult run_allreduce(Machine& m, const std::vector<NodeId>& rank_nod
   }
   while (finished < rank_nodes.size()) sc_core::wait(all_done);
   m.mesh().wait_idle();
+  return out;
+}
+
+AllreduceRunResult run_in_network_reduction(Machine& m, const std::vector<NodeId>& rank_nodes, ReduceOp op,
+                                            ElementType t, const std::vector<ReduceVector>& inputs, bool all) {
+  if (rank_nodes.size() != inputs.size() || inputs.empty())
+    throw std::invalid_argument("run_in_network_reduction: ranks and inputs differ in size");
+  check_reduction(op, t);
+  const std::size_t elements = inputs.front().size() / words_per_element(t);
+  const ReductionDescriptor desc = descriptor_of(op, t, elements, all);
+  m.mesh().config().require_reduction(desc.words(), "allreduce btm");
+  const std::size_t P = rank_nodes.size();
+  m.mesh().wait_idle();
+  const Communicator c = m.groups().create(m.mesh().mesh(), rank_nodes, BarrierScheme::BTM);
+  // Every rank's software as callbacks on its node; `each` counts them back in.
+  std::size_t finished = 0;
+  sc_core::sc_event all_done;
+  const auto one_done = [&] {
+    if (++finished == P) all_done.notify(sc_core::SC_ZERO_TIME);
+  };
+  const auto wait_all = [&] {
+    while (finished < P) sc_core::wait(all_done);
+    finished = 0;
+  };
+  std::vector<NodeId> in_memory;
+  for (NodeId n : rank_nodes)
+    join(m.node(n), c, [&, n](bool in_hardware) {
+      if (!in_hardware) in_memory.push_back(n);
+      one_done();
+    });
+  wait_all();
+  if (!in_memory.empty()) {
+    const Coord k = m.mesh().mesh().coord(in_memory.front());
+    throw SimulationError("allreduce btm: the router of node (" + std::to_string(k.x) + "," + std::to_string(k.y) +
+                          ") had no free barrier register, and node memory reduces nothing");
+  }
+  m.mesh().wait_idle();
+  AllreduceRunResult out;
+  out.results.resize(P);
+  out.ranks.resize(P);
+  const std::uint64_t hops_before = m.mesh().core().counters().sync_hops;
+  const std::uint64_t start = m.now() + 1;
+  for (std::size_t k = 0; k < P; ++k) {
+    out.ranks[k].node = rank_nodes[k];
+    m.mesh().at(start, [&, k] {
+      m.node(rank_nodes[k]).reduce_in_network(c.gid, desc, inputs[k], [&, k](NiReduce& r) {
+        out.ranks[k].completion = r.release_cycle - start;
+        out.results[k] = std::move(r.words);
+        one_done();
+      });
+    });
+  }
+  wait_all();
+  m.mesh().wait_idle();
+  // Up the tree and down it, one message per edge each way (a reduce's releases carry
+  // no vector).
+  out.messages = 2 * (P - 1);
+  out.flits = (P - 1) * (desc.flits() + (all ? desc.flits() : 1));
+  out.hops = m.mesh().core().counters().sync_hops - hops_before;
+  for (NodeId n : rank_nodes) leave(m.node(n), c, one_done);
+  wait_all();
+  m.groups().free(c);
   return out;
 }
 

@@ -35,7 +35,9 @@ void run_rank(Node& node, const MeshShape& mesh, const std::vector<NodeId>& rank
 // until its part is done: ranks are the members in node-id order. allreduce leaves the
 // reduction of every member's buffer in every buffer; reduce leaves it in rank `root`'s
 // (a binomial-tree reduce), the others' buffers hold partial reductions. Every member
-// must call with the same operation, type, length and algorithm or root.
+// must call with the same operation, type, length and algorithm or root. allreduce with
+// AllreduceAlgorithm::Btm reduces in the routers along the communicator's BTM tree, which
+// its members must have joined (docs/reduction-hardware.md).
 void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t,
                AllreduceAlgorithm a);
 void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t, std::size_t root);
@@ -57,5 +59,12 @@ struct AllreduceRunResult {
 // together one cycle later; returns once every rank has finished and the network drained.
 AllreduceRunResult run_allreduce(Machine& m, const std::vector<NodeId>& rank_nodes, const ReduceSchedule& s,
                                  ReduceOp op, ElementType t, const std::vector<ReduceVector>& inputs);
+// The same for the in-network reduction: the ranks' BTM group is created and joined, every
+// rank arrives with its vector together, and a rank completes at its release. `all`:
+// allreduce; else a reduce, whose result only the tree's root gets (the others' results
+// are empty). Messages and flits count the reduction messages between member routers.
+// The group is left and freed before it returns.
+AllreduceRunResult run_in_network_reduction(Machine& m, const std::vector<NodeId>& rank_nodes, ReduceOp op,
+                                            ElementType t, const std::vector<ReduceVector>& inputs, bool all = true);
 
 }  // namespace meshsync

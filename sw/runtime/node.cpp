@@ -99,6 +99,17 @@ std::uint64_t Node::barrier(std::uint8_t gid) {
   return cmd.release_cycle;
 }
 
+NiReduce Node::reduce_in_network(std::uint8_t gid, const ReductionDescriptor& desc, std::vector<std::uint32_t> words) {
+  NiReduce cmd{gid, desc, std::move(words), 0, 0};
+  transport(NiCommand::Reduce, &cmd);
+  return cmd;
+}
+
+void Node::reduce_in_network(std::uint8_t gid, const ReductionDescriptor& desc, std::vector<std::uint32_t> words,
+                             std::function<void(NiReduce&)> done) {
+  start(NiCommand::Reduce, NiReduce{gid, desc, std::move(words), 0, 0}, std::move(done));
+}
+
 void Node::cs_path(std::uint8_t gid, NodeId parent, bool setup) {
   NiCsPath cmd{gid, parent};
   transport(setup ? NiCommand::CsPathSetup : NiCommand::CsPathTeardown, &cmd);

@@ -40,6 +40,10 @@ class Node : private tlm::tlm_bw_transport_if<> {
   // Arrive at the barrier of `gid`; returns the cycle of this node's release.
   std::uint64_t barrier(std::uint8_t gid);
   void cs_path(std::uint8_t gid, NodeId parent, bool setup);
+  // An in-network reduction on group gid's barrier tree (docs/reduction-hardware.md):
+  // arrives with `words` and returns at this node's release, with the result where one
+  // comes here (every member of an allreduce, the tree's root of a reduce).
+  NiReduce reduce_in_network(std::uint8_t gid, const ReductionDescriptor& desc, std::vector<std::uint32_t> words);
 
   // Non-blocking: the same commands, started in the current cycle; `done` runs when the
   // blocking call would have returned, with what it would have returned.
@@ -47,6 +51,8 @@ class Node : private tlm::tlm_bw_transport_if<> {
   void free_barrier(std::uint8_t gid, std::function<void()> done);
   void barrier(std::uint8_t gid, std::function<void(std::uint64_t)> done);
   void cs_path(std::uint8_t gid, NodeId parent, bool setup, std::function<void()> done);
+  void reduce_in_network(std::uint8_t gid, const ReductionDescriptor& desc, std::vector<std::uint32_t> words,
+                         std::function<void(NiReduce&)> done);
   // Software as callbacks, for every node of a large mesh. `done` of send runs when the
   // start-up is over (the head is in the router); receive's gets the whole message once
   // its tail is delivered.

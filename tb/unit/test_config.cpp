@@ -78,7 +78,7 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   // its JSON.
   CHECK(j.at("router") == nlohmann::json{{"buffer_depth", 9}, {"sync_buffer_depth", 2},
                                          {"tree_buffer_depth", 66}, {"barrier_registers", 17},
-                                         {"max_children", 12}, {"ni_ports", 4}, {"path_worms", 1}});
+                                         {"max_children", 12}, {"ni_ports", 4}, {"path_worms", 1}, {"reduce_words", 1024}});
   CHECK(j.at("deadlock_cycles") == 4242);
   const auto back = nlohmann::json::parse(j.dump()).get<NetworkConfig>();
   CHECK(back.mesh.width == 5);
@@ -143,7 +143,8 @@ TEST_CASE("NetworkConfig::validate checks each parameter's range from the table,
     };
     for (std::uint32_t v : {p.min, p.max, p.default_value()})
       if (p.choices == nullptr || p.choice_name(v) != nullptr) CHECK(message(v).empty());
-    if (p.min > 0) {
+    // Below the minimum; 0 is no value below it where 0 leaves the feature out.
+    if (p.min > (p.zero_means != nullptr ? 1u : 0u)) {
       const std::string m = message(p.min - 1);
       CHECK(m.rfind(p.name, 0) == 0);
       CHECK(m.find('\n') == std::string::npos);

@@ -311,15 +311,15 @@ TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a rele
   const std::uint8_t slots[] = {kLocalSlot, 0, 1, 2};
   for (std::uint8_t k = 0; k < 4; ++k) {
     BufferedFlit b = arrival(slots[k], 100 + k);
-    CHECK(unit.take(b, 80 + k, here));
+    CHECK(unit.take(b, 0, 80 + k, route));
   }
   CHECK_FALSE(unit.idle());
   CHECK(unit.next_wake(83) == 84);  // the emitter takes the batch in the next cycle
-  CHECK(unit.offer(83, route, out).ports == 0);  // created this cycle: not yet
-  CHECK(unit.offer(84, route, out).ports == 0);  // taken and staged, not due
+  CHECK(unit.offer(83, route, out, kPorts).ports == 0);  // created this cycle: not yet
+  CHECK(unit.offer(84, route, out, kPorts).ports == 0);  // taken and staged, not due
   CHECK(unit.next_wake(84) == 103);  // due when the completing message is ready
-  CHECK(unit.offer(102, route, out).ports == 0);
-  EmitterOffer o = unit.offer(103, route, out);
+  CHECK(unit.offer(102, route, out, kPorts).ports == 0);
+  EmitterOffer o = unit.offer(103, route, out, kPorts);
   CHECK(o.ports == 1u << index(Port::MinusX));
   CHECK(unit.message(o, index(Port::MinusX)).dest == s.parent);
   unit.sent(o, o.ports);
@@ -332,11 +332,11 @@ TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a rele
   BufferedFlit rel;
   rel.flit = make_sync(SyncType::Release, 2, *s.parent, here, Route::XY, 0);
   rel.ready = 200;
-  CHECK(unit.take(rel, 190, here));
+  CHECK(unit.take(rel, 0, 190, route));
   std::vector<std::pair<std::uint64_t, int>> sent;  // (cycle, port)
   std::vector<NodeId> dests;
   for (std::uint64_t c = 190; c < 220 && !unit.idle(); ++c) {
-    o = unit.offer(c, route, out);
+    o = unit.offer(c, route, out, kPorts);
     for (unsigned m = o.ports; m; m &= m - 1) {
       sent.emplace_back(c, lowest_bit(m));
       dests.push_back(unit.message(o, lowest_bit(m)).dest);
@@ -364,18 +364,18 @@ TEST_CASE("barrier unit: a register write cancels its batch; a freed group's mes
   b.flit = make_sync(SyncType::Arrive, 4, here, here, Route::XY, kLocalSlot);
   b.ready = 10;
   b.out = kToBarrierUnit;
-  CHECK(unit.take(b, 5, here));
+  CHECK(unit.take(b, 0, 5, route));
   CHECK_FALSE(unit.idle());
   REQUIRE(unit.program(s));  // software writes the register again
   // The cancelled batch stays in the FIFO until the emitter discards it, taking nothing.
   CHECK_FALSE(unit.idle());
-  CHECK(unit.offer(6, route, out).ports == 0);
+  CHECK(unit.offer(6, route, out, kPorts).ports == 0);
   CHECK(unit.idle());
-  CHECK(unit.offer(10, route, out).ports == 0);
+  CHECK(unit.offer(10, route, out, kPorts).ports == 0);
 
   REQUIRE(unit.free(4));
   CHECK_FALSE(unit.free(4));
-  CHECK_FALSE(unit.take(b, 11, here));  // not taken: the input relabels it for the NI
+  CHECK_FALSE(unit.take(b, 0, 11, route));  // not taken: the input relabels it for the NI
 
   // Round robin among the inputs offering messages.
   CHECK(unit.pick(0b10110) == 1);

@@ -30,6 +30,11 @@ void BarrierUnit::cancel_batch(int r) {
   for (Queued& q : fifo_)
     if (q.reg == r) q.live = false;
   if (emitter_.reg == r) emitter_.reset();
+  // A reduction message half stored belongs to the old epoch: its remaining flits are
+  // taken and dropped.
+  for (auto& vcs : incoming_)
+    for (Incoming& in : vcs)
+      if (in.reg == r) in.live = false;
 }
 
 void BarrierUnit::update_cs_path(const Flit& f) {
@@ -44,32 +49,171 @@ void BarrierUnit::update_cs_path(const Flit& f) {
   }
 }
 
-bool BarrierUnit::take(BufferedFlit& b, std::uint64_t c, NodeId here) {
+void BarrierUnit::violation(int r, const RouteUnit& route, const std::string& what) const {
+  const Coord k = route.here();
+  throw std::logic_error("reduction protocol violation: gid " + std::to_string(regs_.at(r).gid()) + " at router (" +
+                         std::to_string(k.x) + "," + std::to_string(k.y) + "): " + what);
+}
+
+std::uint32_t* BarrierUnit::lane(int r, std::uint32_t k, std::uint32_t words) {
+  std::vector<std::uint32_t>& l = regs_.at(r).reduction.lanes[k];
+  if (l.size() < words) l.resize(words);
+  return l.data();
+}
+
+bool BarrierUnit::take(BufferedFlit& b, int input, std::uint64_t c, const RouteUnit& route) {
   const Flit& f = b.flit;
   if (b.cs_update) {
     update_cs_path(f);
     b.cs_update = false;
     return false;
   }
+  if (!f.head) return take_body(f, input, c, route);
   if (f.stype == SyncType::Setup || f.stype == SyncType::Teardown) return true;  // path end
   const int r = regs_.lookup(f.gid);
   if (r < 0 || !regs_.at(r).member()) return false;  // freed since its arrival
+  take_head(r, b, input, route);
+  if (f.tail) complete(r, f.stype, f.data, b.ready, c, route);
+  return true;
+}
+
+void BarrierUnit::take_head(int r, const BufferedFlit& b, int input, const RouteUnit& route) {
+  const Flit& f = b.flit;
+  const BarrierRegister& reg = regs_.at(r);
+  RegisterReduction& red = regs_.at(r).reduction;
+  const bool vector = !f.tail;
+  if (f.stype == SyncType::Arrive) {
+    // The epoch's first arrival says what it is; a member calling the other collective
+    // would otherwise complete a barrier with a reduction's messages, or the reverse.
+    if (!red.kind_set) {
+      red.kind_set = true;
+      red.red = vector;
+    } else if (red.red != vector) {
+      violation(r, route, vector ? "a reduction message arrived in a barrier's epoch (every member must make the same call)"
+                                 : "a barrier message arrived in a reduction's epoch (every member must make the same call)");
+    }
+  } else {
+    // An allreduce's result comes down with the release; the root's release comes from its
+    // NI, which relays nothing: the result is in the root's lane 4 already.
+    const bool carries = reg.setup().parent.has_value() && red.red && red.desc.all;
+    if (vector != carries)
+      violation(r, route, vector ? "a release carries a vector where none was reduced for it"
+                                 : "an allreduce's release carries no vector");
+    red.rred = red.red && red.desc.all;
+    red.rdesc = red.desc;
+  }
+  if (!vector) return;
+  if (reg.transit()) violation(r, route, "a reduction message at a CS path register (routers reduce along BTM trees only)");
+  if (reduce_words_ == 0) violation(r, route, "a reduction message at a router without reduction lanes (--reduce-words 0)");
+  std::uint32_t k = 4;
+  if (f.stype == SyncType::Arrive) {
+    if (f.data > kLocalSlot) violation(r, route, "a reduction message names no child slot (sync data " + std::to_string(f.data) + ")");
+    if (reg.arrival_flags() & (1u << f.data))
+      violation(r, route, "slot " + std::to_string(f.data) + " sent two reduction messages in one epoch");
+    k = f.data;
+  }
+  incoming_[static_cast<std::size_t>(input)][sync_vc_index(f.vc())] =
+      Incoming{r, true, f.stype == SyncType::Release, f.data, k, 1, 0, b.ready};
+}
+
+bool BarrierUnit::take_body(const Flit& f, int input, std::uint64_t c, const RouteUnit& route) {
+  Incoming& in = incoming_[static_cast<std::size_t>(input)][sync_vc_index(f.vc())];
+  if (in.reg < 0)
+    throw std::logic_error("a sync body flit with no head before it at input " + std::to_string(input));
+  const int r = in.reg;
+  if (in.live) {
+    RegisterReduction& red = regs_.at(r).reduction;
+    if (in.pos == 1) {
+      // Checked before a word is written: a message the register cannot take stops the run
+      // here, so no wrong result can leave the router.
+      const auto d = ReductionDescriptor::unpack(f.payload);
+      if (!d) violation(r, route, "a descriptor that names no operation of its type");
+      if (d->words() > reduce_words_)
+        violation(r, route, d->describe() + " is " + std::to_string(d->words()) + " words, more than the " +
+                                std::to_string(reduce_words_) + " a lane holds");
+      if (in.release) {
+        if (*d != red.rdesc) violation(r, route, "the release carries " + d->describe() + " after " + red.rdesc.describe());
+      } else if (!red.desc_set) {
+        red.desc = *d;
+        red.desc_set = true;
+      } else if (*d != red.desc) {
+        violation(r, route, "members call " + red.desc.describe() + " and " + d->describe() +
+                                " in one epoch (every member must make the same call)");
+      }
+      in.flits = d->flits();
+    } else {
+      store_half(lane(r, in.lane, (in.flits - 2) / 2), in.pos, f.payload);
+    }
+    if (f.tail != (in.pos + 1 == in.flits))
+      violation(r, route, "a reduction message's tail at flit " + std::to_string(in.pos) + ", its descriptor says " +
+                              std::to_string(in.flits) + " flits");
+  }
+  ++in.pos;
+  if (f.tail) {
+    const Incoming done = in;
+    in.reg = -1;
+    if (done.live) complete(r, done.release ? SyncType::Release : SyncType::Arrive, done.slot, done.ready, c, route);
+  }
+  return true;
+}
+
+void BarrierUnit::complete(int r, SyncType type, std::uint8_t slot, std::uint64_t ready, std::uint64_t c,
+                           const RouteUnit& route) {
   BarrierRegister& reg = regs_.at(r);
-  if (f.stype == SyncType::Arrive && !reg.on_arrive(f.data, here).has_value()) return true;
-  Batch& slot = batches_[static_cast<std::size_t>(r)];
-  if (slot.pending || emitter_.reg == r)
-    throw std::logic_error("barrier protocol violation: gid " + std::to_string(f.gid) +
+  if (type == SyncType::Arrive) {
+    const auto operands = static_cast<std::uint8_t>(reg.arrival_flags() | (slot <= kLocalSlot ? 1u << slot : 0u));
+    if (!reg.on_arrive(slot, route.id()).has_value()) return;
+    // Complete: the next epoch may say what it is; the descriptor stays for the fold.
+    reg.reduction.operands = operands;
+    reg.reduction.kind_set = false;
+    reg.reduction.desc_set = false;
+  }
+  const std::uint8_t gid = reg.gid();
+  Batch& slot_of = batches_[static_cast<std::size_t>(r)];
+  if (slot_of.pending || emitter_.reg == r)
+    throw std::logic_error("barrier protocol violation: gid " + std::to_string(gid) +
                            " completed a reduction or distribution while its previous one was "
                            "still being sent");
   // The FIFO holds as many batches as there are registers; only killed entries (software
   // rewrote a register whose batch was queued) can fill it while the emitter is busy.
   if (fifo_.size() >= batches_.size() && emitter_.reg >= 0)
-    throw std::logic_error("barrier protocol violation: gid " + std::to_string(f.gid) +
+    throw std::logic_error("barrier protocol violation: gid " + std::to_string(gid) +
                            " completed a batch while the emitter's queue was full");
   // It may leave when its message is ready, and in the next cycle at the earliest.
-  slot = Batch{true, std::max(b.ready, c + 1)};
-  fifo_.push_back(Queued{r, f.stype == SyncType::Release, true, c});
-  return true;
+  slot_of = Batch{true, std::max(ready, c + 1)};
+  fifo_.push_back(Queued{r, type == SyncType::Release, true, c});
+}
+
+void BarrierUnit::take_batch(const Queued& q) {
+  batches_[static_cast<std::size_t>(q.reg)].pending = false;
+  emitter_.reg = q.reg;
+  emitter_.release = q.release;
+  emitter_.next = 0;
+  emitter_.staged_all = false;
+  emitter_.full = 0;
+  emitter_.fold_left = 0;
+  const RegisterReduction& red = regs_.at(q.reg).reduction;
+  emitter_.vector = q.release ? red.rred : red.red;
+  emitter_.desc = q.release ? red.rdesc : red.desc;
+  if (q.release || !red.red) return;
+  // The fold (docs/reduction-hardware.md): per element, the present children in slot
+  // order (port order +X, -X, +Y, -Y), then the node's own vector, the result in place in
+  // lane 4. One ALU operation a cycle: C per element, before the first message is staged.
+  const ReductionDescriptor& d = red.desc;
+  const std::uint32_t words = d.words();
+  ReduceVector acc;
+  unsigned folded = 0;
+  for (std::uint32_t k = 0; k < kLocalSlot; ++k) {
+    if (!(red.operands & (1u << k))) continue;
+    const std::uint32_t* child = lane(q.reg, k, words);
+    if (folded++ == 0) acc.assign(child, child + words);
+    else combine(d.op, d.type, acc, ReduceVector(child, child + words), 0, d.count);
+  }
+  if (folded == 0) return;  // a leaf: its own vector is its partial result
+  std::uint32_t* own = lane(q.reg, kLocalSlot, words);
+  combine(d.op, d.type, acc, ReduceVector(own, own + words), 0, d.count);
+  std::copy(acc.begin(), acc.end(), own);
+  emitter_.fold_left = folded * d.count;
 }
 
 void BarrierUnit::stage(const RouteUnit& route) {
@@ -78,10 +222,18 @@ void BarrierUnit::stage(const RouteUnit& route) {
   const BarrierRegister& reg = regs_.at(emitter_.reg);
   const std::size_t children = reg.setup().children.size();
   const bool child = emitter_.release && emitter_.next < children;
-  const Flit m = emitter_.release ? reg.release_message(child ? emitter_.next : children, route.id())
-                                  : reg.reduction_message(route.id());
+  Flit m = emitter_.release ? reg.release_message(child ? emitter_.next : children, route.id())
+                            : reg.reduction_message(route.id());
   const int p = index(route.port(m));
   if (emitter_.full & (1u << p)) return;
+  // A reduction's result goes up to the parent, to the root's NI for a reduce, and down
+  // the distribution for an allreduce.
+  if (emitter_.vector && (emitter_.release || reg.setup().parent || !emitter_.desc.all)) {
+    m.tail = false;
+    m.length = static_cast<std::uint16_t>(emitter_.desc.flits());
+    emitter_.head[static_cast<std::size_t>(p)] = m;
+    emitter_.pos[static_cast<std::size_t>(p)] = 0;
+  }
   emitter_.slot[static_cast<std::size_t>(p)] = m;
   emitter_.full |= 1u << p;
   if (child) ++emitter_.next;
@@ -89,7 +241,7 @@ void BarrierUnit::stage(const RouteUnit& route) {
 }
 
 EmitterOffer BarrierUnit::offer_batch(std::uint64_t c, const RouteUnit& route,
-                                      const std::array<OutputUnit, kMaxOutputs>& outputs) {
+                                      const std::array<OutputUnit, kMaxOutputs>& outputs, int me) {
   EmitterOffer o;
   if (emitter_.reg < 0) {
     // Idle at the start of the cycle: take the oldest batch created before it, due or not.
@@ -97,32 +249,39 @@ EmitterOffer BarrierUnit::offer_batch(std::uint64_t c, const RouteUnit& route,
     const Queued q = fifo_.front();
     fifo_.erase(fifo_.begin());
     if (!q.live) return o;  // killed by a software write: discarded, nothing taken
-    batches_[static_cast<std::size_t>(q.reg)].pending = false;
-    emitter_.reg = q.reg;
-    emitter_.release = q.release;
-    emitter_.next = 0;
-    emitter_.staged_all = false;
-    emitter_.full = 0;
+    take_batch(q);
   } else if (batches_[static_cast<std::size_t>(emitter_.reg)].due <= c) {
-    // From the due cycle on, every slot (as at the start of the cycle) with a credit. The
-    // local release leaves after every child's, so software cannot free the register while
-    // the batch still reads it: it waits while a child's slot is full.
+    // From the due cycle on, every slot (as at the start of the cycle) with a credit and
+    // its VC free, or held by the worm the slot streams. The local release leaves after
+    // every child's, so software cannot free the register while the batch still reads it:
+    // it waits while a child's slot is full.
     constexpr int local = index(Port::Local);
     const unsigned children = emitter_.full & ~(1u << local);
     for (unsigned m = emitter_.full; m; m &= m - 1) {
       const int p = lowest_bit(m);
       const Flit& f = emitter_.slot[static_cast<std::size_t>(p)];
       if (p == local && f.stype == SyncType::Release && children != 0) continue;
-      if (outputs[static_cast<std::size_t>(p)].has_credit(f.vc())) o.ports |= 1u << p;
+      const OutputUnit& out = outputs[static_cast<std::size_t>(p)];
+      if (out.has_credit(f.vc()) && out.may_use(f.vc(), f.head, me)) o.ports |= 1u << p;
     }
   }
-  if (!emitter_.staged_all) stage(route);
+  if (emitter_.fold_left > 0) --emitter_.fold_left;
+  else if (!emitter_.staged_all) stage(route);
   return o;
 }
 
 void BarrierUnit::sent(const EmitterOffer& offer, unsigned granted_ports) {
   if (emitter_.reg < 0) return;
-  emitter_.full &= ~(offer.ports & granted_ports);
+  for (unsigned m = offer.ports & granted_ports; m; m &= m - 1) {
+    const auto p = static_cast<std::size_t>(lowest_bit(m));
+    if (emitter_.slot[p].tail) {
+      emitter_.full &= ~(1u << p);
+    } else {
+      // The slot offers the worm's next flit from the next cycle.
+      emitter_.slot[p] = reduction_flit(emitter_.head[p], emitter_.desc, lane(emitter_.reg, kLocalSlot, emitter_.desc.words()),
+                                        ++emitter_.pos[p]);
+    }
+  }
   if (emitter_.staged_all && emitter_.full == 0) emitter_.reset();
 }
 
@@ -137,7 +296,8 @@ void BarrierUnit::describe(const std::string& me, std::vector<std::string>& out)
   if (emitter_.reg >= 0)
     out.push_back(me + ": barrier register " + std::to_string(emitter_.reg) + " sending: " +
                   std::to_string(__builtin_popcount(emitter_.full)) + " message(s) staged" +
-                  (emitter_.staged_all ? "" : ", more to stage"));
+                  (emitter_.staged_all ? "" : ", more to stage") +
+                  (emitter_.fold_left > 0 ? ", folding " + std::to_string(emitter_.fold_left) + " more cycle(s)" : ""));
   for (const Queued& q : fifo_)
     out.push_back(me + ": barrier register " + std::to_string(q.reg) +
                   (q.live ? " waits for the emitter" : " (cancelled) waits to be discarded"));

@@ -12,7 +12,10 @@ std::uint64_t InputUnit::accept(const Flit& f, std::uint64_t arrival, int input,
   const int v = f.vc();
   BufferedFlit& b = fifo(v).push_slot();
   b = BufferedFlit{f};
-  if (f.sync) {
+  if (f.sync && !f.head) {
+    b.out = kFollowHead;  // resolved at the front (refresh_front)
+    b.ready = arrival;
+  } else if (f.sync) {
     // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
     // upstream router calls us earlier, when it sends: registers may still change in
     // between.

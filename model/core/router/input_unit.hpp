@@ -22,6 +22,9 @@ class TreeClaim;
 inline constexpr std::int8_t kToBarrierUnit = -1;  // the barrier unit takes it (CONSUME)
 inline constexpr std::int8_t kUnrouted = -2;       // a sync flit before its CAM lookup
 inline constexpr std::int8_t kTreeOutputs = -3;    // a tree worm's: the outputs its head claimed
+// A reduction message's body flit (a sync worm): it goes where its head went, the barrier
+// unit or an output, which is known once the head has left the buffer.
+inline constexpr std::int8_t kFollowHead = -4;
 
 struct BufferedFlit {
   Flit flit;
@@ -55,8 +58,10 @@ struct InputRequest {
 
 class InputUnit {
  public:
-  void set_capacities(const RouterParams& p) {
+  // `trn`: a forwarded flit's delay, which a sync body flit learns only at the front.
+  void set_capacities(const RouterParams& p, std::uint32_t trn = Timing{}.trn) {
     for (int v = 0; v < kVcs; ++v) vcs_[static_cast<std::size_t>(v)].set_capacity(p.depth(v));
+    trn_ = trn;
   }
   bool empty() const { return nonempty_ == 0; }
   bool full(int vc) const { return fifo(vc).full(); }
@@ -70,8 +75,11 @@ class InputUnit {
     if (fifo(vc).empty()) {
       due = kNever;
     } else {
-      const BufferedFlit& b = fifo(vc).front();
-      due = b.out == kToBarrierUnit || b.cs_update ? 0 : b.ready;
+      BufferedFlit& b = fifo(vc).front();
+      if (b.out == kFollowHead) follow_head(b);
+      // A head for the barrier unit has arrived (it was looked up); a body flit for it may
+      // still be on its way: the unit takes it from its arrival on.
+      due = (b.out == kToBarrierUnit && b.flit.head) || b.cs_update ? 0 : b.ready;
     }
     earliest_ = due_[0];
     for (int v = 1; v < kVcs; ++v) earliest_ = std::min(earliest_, due_[static_cast<std::size_t>(v)]);
@@ -96,6 +104,8 @@ class InputUnit {
   // The front flit of `vc` leaves; the next VC is favoured from now on.
   void pop(int vc) {
     auto& q = fifo(vc);
+    const BufferedFlit& b = q.front();
+    if (b.flit.sync && b.flit.head && !b.flit.tail) sync_follow_[sync_vc_index(vc)] = b.out;
     q.pop();
     if (q.empty()) nonempty_ = static_cast<std::uint8_t>(nonempty_ & ~(1u << vc));
     rr_ = static_cast<std::uint8_t>(vc + 1 == kVcs ? 0 : vc + 1);
@@ -120,6 +130,12 @@ class InputUnit {
                               const TreeClaim& tree) const;
   void classify(BufferedFlit& b, int input, std::uint64_t arrival, const ArrivalContext& ctx) const;
   void classify_worm(BufferedFlit& b, int input, const ArrivalContext& ctx);
+  // A sync body flit at the front: the barrier unit takes it from its arrival on, an
+  // output from its arrival + t_rn - 1, as any forwarded flit.
+  void follow_head(BufferedFlit& b) const {
+    b.out = sync_follow_[sync_vc_index(b.flit.vc())];
+    if (b.out != kToBarrierUnit) b.ready += trn_ - 1;
+  }
 
   std::array<FlitFifo<BufferedFlit>, kVcs> vcs_;
   // Per VC, the first cycle its front may be served (0: the barrier unit's, at once;
@@ -128,6 +144,10 @@ class InputUnit {
   std::array<std::uint64_t, kVcs> due_{kNever, kNever, kNever, kNever, kNever};
   std::uint64_t earliest_ = kNever;
   std::array<WormIn, 2> worms_{};  // VCs kWormVc and kSnakeVc
+  // Per sync VC, where the reduction message now arriving went: the barrier unit or an
+  // output (set as its head leaves the buffer).
+  std::array<std::int8_t, 2> sync_follow_{kToBarrierUnit, kToBarrierUnit};
+  std::uint32_t trn_ = 1;
   std::uint8_t nonempty_ = 0;      // bit per VC
   std::uint8_t unrouted_ = 0;      // bit per VC holding kUnrouted flits
   std::uint8_t rr_ = 0;            // next VC to favour

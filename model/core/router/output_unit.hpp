@@ -1,5 +1,5 @@
 // One output of a router (RTL meshsync_credit_counters and meshsync_vc_owners): the
-// credits for the input buffers behind a link, and which input holds each worm VC.
+// credits for the input buffers behind a link, and which input holds each VC.
 #pragma once
 
 #include <array>
@@ -27,24 +27,22 @@ class OutputUnit {
   }
   void return_credit(int vc) { ++credits_[static_cast<std::size_t>(vc)]; }
 
-  // The input holding worm VC `vc` of this output, or -1.
-  int owner(int vc) const { return owner_[slot(vc)]; }
-  // Whether input `i` may put a flit of VC `vc` here now: a worm's head needs the VC free,
-  // its other flits need it held by `i`; sync VCs carry single flits and hold nothing.
-  bool may_use(int vc, bool head, int i) const {
-    return !is_worm_vc(vc) || owner_[slot(vc)] == (head ? -1 : i);
-  }
-  // A flit of input `i` leaves on VC `vc`: a worm holds the VC until its tail.
-  void pass(int vc, bool tail, int i) {
-    if (is_worm_vc(vc)) owner_[slot(vc)] = static_cast<std::int8_t>(tail ? -1 : i);
-  }
+  // The input holding VC `vc` of this output, or -1 (the barrier emitter is the input
+  // after the last).
+  int owner(int vc) const { return owner_[static_cast<std::size_t>(vc)]; }
+  // Whether input `i` may put a flit of VC `vc` here now: a head needs the VC free, the
+  // other flits of its message need it held by `i`. Every VC follows this rule: a sync
+  // message of one flit (every barrier message) takes and frees its VC in one grant, and
+  // a reduction message (a sync worm) holds it until its tail like any worm.
+  bool may_use(int vc, bool head, int i) const { return owner_[static_cast<std::size_t>(vc)] == (head ? -1 : i); }
+  // A flit of input `i` leaves on VC `vc`: a message holds the VC until its tail.
+  void pass(int vc, bool tail, int i) { owner_[static_cast<std::size_t>(vc)] = static_cast<std::int8_t>(tail ? -1 : i); }
   // A tree head claims the VC for its whole worm (docs/tree-multicast.md).
-  void hold(int vc, int i) { owner_[slot(vc)] = static_cast<std::int8_t>(i); }
+  void hold(int vc, int i) { owner_[static_cast<std::size_t>(vc)] = static_cast<std::int8_t>(i); }
 
  private:
-  static constexpr std::size_t slot(int vc) { return vc == kWormVc ? 0 : vc == kSnakeVc ? 1 : 2; }
   std::array<std::uint32_t, kVcs> credits_{};
-  std::array<std::int8_t, 3> owner_{-1, -1, -1};  // worm VCs kWormVc, kSnakeVc, kTreeVc
+  std::array<std::int8_t, kVcs> owner_{-1, -1, -1, -1, -1};
   bool link_ = false;
 };
 

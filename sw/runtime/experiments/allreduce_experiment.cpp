@@ -1,9 +1,12 @@
 #include "allreduce_experiment.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "../../../model/core/random.hpp"
 #include "../../collective/member_spec.hpp"
+#include "../../collective/tree_reduction.hpp"
 #include "param_checks.hpp"
 
 namespace meshsync {
@@ -54,29 +57,40 @@ AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, con
   const std::size_t P = out.nodes.size(), K = static_cast<std::size_t>(p.elements);
   out.inputs = allreduce_inputs(p.type, P, K, p.seed);
   out.rank_order = reduce_in_rank_order(p.op, p.type, out.inputs);
+  const bool hardware = std::find(p.algorithms.begin(), p.algorithms.end(), AllreduceAlgorithm::Btm) != p.algorithms.end();
+  if (hardware) cfg.require_reduction(static_cast<std::uint32_t>(words), "allreduce btm");
   ExperimentRun run(cfg, hook);
   Machine& m = run.machine();
+  // Per algorithm its schedule; btm has none: the routers reduce along the ranks' tree.
   std::vector<ReduceSchedule> schedules;
-  for (AllreduceAlgorithm a : p.algorithms) schedules.push_back(allreduce_schedule(a, P, K));
+  for (AllreduceAlgorithm a : p.algorithms)
+    schedules.push_back(a == AllreduceAlgorithm::Btm ? ReduceSchedule{} : allreduce_schedule(a, P, K));
   out.runs.resize(p.algorithms.size());
   run.run([&] {
     for (std::size_t a = 0; a < schedules.size(); ++a)
-      out.runs[a].run = run_allreduce(m, out.nodes, schedules[a], p.op, p.type, out.inputs);
+      out.runs[a].run = p.algorithms[a] == AllreduceAlgorithm::Btm
+                            ? run_in_network_reduction(m, out.nodes, p.op, p.type, out.inputs)
+                            : run_allreduce(m, out.nodes, schedules[a], p.op, p.type, out.inputs);
   });
   const bool integer = p.type != ElementType::Float32;
   for (std::size_t a = 0; a < schedules.size(); ++a) {
     AllreduceAlgorithmRun& r = out.runs[a];
     r.algorithm = p.algorithms[a];
-    r.schedule_messages = schedules[a].messages();
+    const bool btm = r.algorithm == AllreduceAlgorithm::Btm;
+    r.schedule_messages = btm ? 2 * (P - 1) : schedules[a].messages();
     if (!r.run.errors.empty()) {
       r.problem = r.run.errors.front();
+    } else if (btm) {
+      // The routers' order: children by slot, then the own vector, up the BTM tree.
+      const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, out.nodes);
+      r.problem = difference(r.run.results, std::vector<ReduceVector>(P, reduce_along_tree(tree, p.op, p.type, out.inputs)),
+                             p.type, "the reduction along the BTM tree");
     } else {
       r.problem = difference(r.run.results, evaluate(schedules[a], p.op, p.type, out.inputs), p.type,
                              "the schedule run without a network");
-      if (r.problem.empty() && integer)
-        r.problem = difference(r.run.results, std::vector<ReduceVector>(P, out.rank_order), p.type,
-                               "the exact reduction");
     }
+    if (r.problem.empty() && integer)
+      r.problem = difference(r.run.results, std::vector<ReduceVector>(P, out.rank_order), p.type, "the exact reduction");
     r.correct = r.problem.empty();
   }
   return out;

@@ -382,7 +382,7 @@ class Soak {
     a->type = kAllElementTypes[turn % std::size(kAllElementTypes)];
     a->op = a->type == ElementType::Float32 ? ReduceOp::Sum : kAllReduceOps[(turn / 3) % std::size(kAllReduceOps)];
     const std::size_t K = 1 + reduce_rng_.below(16);
-    a->schedule = allreduce_schedule(kAllAllreduceAlgorithms[turn % std::size(kAllAllreduceAlgorithms)], P, K);
+    a->schedule = allreduce_schedule(kSoftwareAllreduceAlgorithms[turn % std::size(kSoftwareAllreduceAlgorithms)], P, K);
     a->inputs = allreduce_inputs(a->type, P, K, reduce_rng_.below(std::uint64_t{1} << 62));
     a->results = a->inputs;
     SoakAllreduce* run = a.get();

@@ -1,0 +1,136 @@
+// The in-network reduction (docs/reduction-hardware.md): the routers combine the members'
+// vectors along the BTM barrier tree. Every rank's result equals the reduction along the
+// tree bit for bit (children by slot, then the own vector), and for integers the exact
+// reduction; the zero-load latency is the barrier's plus the vector's flits behind the
+// last head, whenever t_rm covers a member's work; members that disagree on the call stop
+// the run.
+#include <catch2/catch.hpp>
+
+#include "support/sim_helpers.hpp"
+#include "sw/collective/barrier_tree.hpp"
+#include "sw/collective/member_spec.hpp"
+#include "sw/collective/tree_reduction.hpp"
+#include "sw/runtime/experiments/allreduce_experiment.hpp"
+
+using namespace meshsync;
+using meshsync::test::make_config;
+
+namespace {
+
+AllreduceParams btm(const char* comm, ReduceOp op, ElementType t, std::int64_t elements, std::uint64_t seed = 5) {
+  AllreduceParams p;
+  p.comm = comm;
+  p.op = op;
+  p.type = t;
+  p.elements = elements;
+  p.seed = seed;
+  p.algorithms = {AllreduceAlgorithm::Btm};
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("in-network reduction: every rank gets the tree's reduction, for every operation and type",
+          "[reduction][allreduce][system]") {
+  const NetworkConfig cfg = make_config({8, 8});
+  for (const char* comm : {"random:2", "random:17", "random:40", "all"})
+    for (ElementType t : kAllElementTypes)
+      for (ReduceOp op : kAllReduceOps) {
+        if (t == ElementType::Float32 && (op == ReduceOp::And || op == ReduceOp::Or || op == ReduceOp::Xor)) continue;
+        for (std::int64_t K : {1, 3, 16}) {
+          const AllreduceExperimentResult x = run_allreduce_experiment(cfg, btm(comm, op, t, K));
+          const AllreduceAlgorithmRun& r = x.runs.at(0);
+          INFO(comm << " " << reduce_op_name(op) << " " << element_type_name(t) << " K " << K);
+          CHECK(r.correct);
+          CHECK(r.problem.empty());
+          const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, x.nodes);
+          const ReduceVector want = reduce_along_tree(tree, op, t, x.inputs);
+          for (const ReduceVector& got : r.run.results) CHECK(got == want);
+          CHECK(r.run.messages == 2 * (x.nodes.size() - 1));
+          CHECK(r.run.hops == tree.analytic_hops());
+        }
+      }
+}
+
+TEST_CASE("in-network reduction: a float32 sum follows the tree's order, not the ranks'", "[reduction][allreduce][system]") {
+  // 2^24 + 1 + 1 - 2^24 depends on the order: the result must be the tree's exactly.
+  const NetworkConfig cfg = make_config({4, 4});
+  Machine m(cfg);
+  const std::vector<NodeId> nodes = parse_members("all", cfg.mesh, 1);
+  std::vector<ReduceVector> inputs(nodes.size(), ReduceVector{word_of(1.0f)});
+  inputs[0][0] = word_of(16777216.0f);
+  inputs[7][0] = word_of(-16777216.0f);
+  inputs[12][0] = word_of(3.0e7f);
+  AllreduceRunResult r;
+  test::run_driver(m, [&] { r = run_in_network_reduction(m, nodes, ReduceOp::Sum, ElementType::Float32, inputs); });
+  const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, nodes);
+  const ReduceVector want = reduce_along_tree(tree, ReduceOp::Sum, ElementType::Float32, inputs);
+  CHECK(want != reduce_in_rank_order(ReduceOp::Sum, ElementType::Float32, inputs));
+  for (const ReduceVector& got : r.results) CHECK(got == want);
+}
+
+TEST_CASE("in-network reduction: a reduce leaves the result at the tree's root only", "[reduction][system]") {
+  const NetworkConfig cfg = make_config({6, 6});
+  Machine m(cfg);
+  const std::vector<NodeId> nodes = parse_members("random:13", cfg.mesh, 2);
+  const std::vector<ReduceVector> inputs = allreduce_inputs(ElementType::Int64, nodes.size(), 4, 3);
+  AllreduceRunResult r;
+  test::run_driver(m, [&] { r = run_in_network_reduction(m, nodes, ReduceOp::Max, ElementType::Int64, inputs, false); });
+  const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, nodes);
+  const ReduceVector want = reduce_in_rank_order(ReduceOp::Max, ElementType::Int64, inputs);
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    INFO("rank " << k);
+    if (nodes[k] == tree.root()) CHECK(r.results[k] == want);
+    else CHECK(r.results[k].empty());
+  }
+}
+
+TEST_CASE("in-network reduction: members call allreduce btm on a communicator from their threads",
+          "[reduction][allreduce][system]") {
+  const NetworkConfig cfg = make_config({6, 6});
+  Machine m(cfg);
+  const std::vector<NodeId> members = parse_members("random:9", cfg.mesh, 3);
+  const Communicator c = m.groups().create(cfg.mesh, members, BarrierScheme::BTM);
+  const std::vector<ReduceVector> inputs = allreduce_inputs(ElementType::Int32, members.size(), 5, 8);
+  const ReduceVector want = reduce_in_rank_order(ReduceOp::Sum, ElementType::Int32, inputs);
+  std::vector<ReduceVector> got(members.size());
+  for (std::size_t k = 0; k < members.size(); ++k)
+    m.spawn("rank" + std::to_string(k), [&, k] {
+      Node& node = m.node(members[k]);
+      REQUIRE(join(node, c));
+      got[k] = inputs[k];
+      // Twice: a second epoch on the same registers, after a barrier between them.
+      allreduce(node, c, got[k], ReduceOp::Sum, ElementType::Int32, AllreduceAlgorithm::Btm);
+      barrier(node, c);
+      allreduce(node, c, got[k], ReduceOp::Sum, ElementType::Int32, AllreduceAlgorithm::Btm);
+    });
+  m.run();
+  ReduceVector twice = want;
+  for (std::uint32_t& w : twice) w *= static_cast<std::uint32_t>(members.size());
+  for (std::size_t k = 0; k < members.size(); ++k) CHECK(got[k] == twice);
+}
+
+TEST_CASE("in-network reduction: zero-load latency is the barrier's plus the vector's flits behind its head",
+          "[reduction][allreduce][system][formula]") {
+  struct Case {
+    const char* comm;
+    ElementType type;
+    std::int64_t elements;
+    Timing timing;
+  };
+  const Timing paper{};
+  const Timing fast{100, 1, 5, 40};
+  for (const Case& k : {Case{"all", ElementType::Int32, 1, paper}, Case{"random:17", ElementType::Float32, 3, paper},
+                        Case{"random:40", ElementType::Int64, 2, paper}, Case{"all", ElementType::Int32, 16, fast},
+                        Case{"random:9", ElementType::Float32, 40, fast}}) {
+    NetworkConfig cfg = make_config({8, 8}, k.timing);
+    const auto words = static_cast<std::uint32_t>(k.elements * static_cast<std::int64_t>(words_per_element(k.type)));
+    cfg.timing.trm = std::max(cfg.timing.trm, exact_reduction_trm_minimum(cfg.router, words, static_cast<std::uint32_t>(k.elements)));
+    cfg.router.sync_buffer_depth = 2 * cfg.timing.tp + cfg.timing.trn + 1;
+    const AllreduceExperimentResult x = run_allreduce_experiment(cfg, btm(k.comm, ReduceOp::Sum, k.type, k.elements));
+    const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, x.nodes);
+    INFO(k.comm << " " << element_type_name(k.type) << " K " << k.elements << " trm " << cfg.timing.trm);
+    CHECK(x.runs.at(0).correct);
+    CHECK(x.runs.at(0).run.latency() == tree.analytic_allreduce_cycles(cfg.timing, words));
+  }
+}
