@@ -1193,3 +1193,16 @@ TEST_CASE("cli: a router without path worms or the tree VC refuses what needs th
   CHECK(t.at("router").at("tree_buffer_depth") == 0);
   run_json({"barrier", "--mesh", "4x4", "--path-worms", "off", "--tree-buffer-depth", "0", "--exact", "--json"});
 }
+
+TEST_CASE("cli: allreduce btm refuses what the routers cannot reduce, in one line", "[cli][errors][reduction]") {
+  expect_error_naming({"allreduce", "--mesh", "4x4", "--algo", "btm", "--reduce-words", "0"}, "--reduce-words is 0");
+  expect_error_naming({"allreduce", "--mesh", "4x4", "--algo", "btm", "--registers", "0"}, "--registers is 0");
+  expect_error_naming({"allreduce", "--mesh", "4x4", "--algo", "btm,ring", "--elements", "9", "--type", "int64",
+                       "--reduce-words", "16"},
+                      "18 words are more than --reduce-words 16");
+  expect_error_naming({"allreduce", "--mesh", "4x4", "--algo", "btm", "--lockstep", "all"}, "--algo btm");
+  expect_error_naming({"allreduce", "--mesh", "4x4", "--reduce-words", "70000"}, "reduce-words");
+  // Software algorithms need no lanes.
+  const json j = run_json({"allreduce", "--mesh", "4x4", "--algo", "ring", "--reduce-words", "0", "--json"});
+  CHECK(j.at("algorithms")[0].at("check").at("passed") == true);
+}

@@ -165,3 +165,58 @@ TEST_CASE("several machines run one after the other in one process", "[system]")
     CHECK(got == 10 + 3 * 1 + 4 * 1 + 1);
   }
 }
+
+namespace {
+
+// Members of one BTM group each make their own call, `call(k, node, gid)`: the routers
+// must stop the run where the calls disagree, before any result leaves.
+Outcome disagreeing_members(const std::function<void(std::size_t, Node&, std::uint8_t)>& call) {
+  const MeshShape mesh{4, 4};
+  return run_isolated(make_config(mesh, {10, 1, 1, 40}), [mesh, call](Machine& m) {
+    auto c = std::make_shared<Communicator>(m.groups().create(mesh, {0, 5, 10, 15}, BarrierScheme::BTM));
+    for (std::size_t k = 0; k < 4; ++k)
+      m.spawn("member_" + std::to_string(k), [&m, c, k, call] {
+        Node& node = m.node(c->members()[k].node);
+        join(node, *c);
+        call(k, node, c->gid);
+      });
+  });
+}
+
+ReductionDescriptor sum_of(std::uint16_t count, ReduceOp op = ReduceOp::Sum) {
+  return ReductionDescriptor{op, ElementType::Int32, true, count};
+}
+
+}  // namespace
+
+TEST_CASE("members that disagree on an in-network reduction stop the run in a router", "[system][reduction][errors]") {
+  SECTION("another operation") {
+    const Outcome o = disagreeing_members([](std::size_t k, Node& n, std::uint8_t gid) {
+      n.reduce_in_network(gid, sum_of(2, k == 2 ? ReduceOp::Max : ReduceOp::Sum), {1, 2});
+    });
+    INFO(o.message);
+    REQUIRE(o.threw);
+    CHECK_THAT(o.message, Catch::Contains("reduction protocol violation"));
+    CHECK_THAT(o.message, Catch::Contains("allreduce sum int32 x2"));
+    CHECK_THAT(o.message, Catch::Contains("allreduce max int32 x2"));
+  }
+  SECTION("another length") {
+    const Outcome o = disagreeing_members([](std::size_t k, Node& n, std::uint8_t gid) {
+      if (k == 1) n.reduce_in_network(gid, sum_of(3), {1, 2, 3});
+      else n.reduce_in_network(gid, sum_of(2), {1, 2});
+    });
+    INFO(o.message);
+    REQUIRE(o.threw);
+    CHECK_THAT(o.message, Catch::Contains("every member must make the same call"));
+  }
+  SECTION("a barrier among reductions") {
+    const Outcome o = disagreeing_members([](std::size_t k, Node& n, std::uint8_t gid) {
+      if (k == 3) n.barrier(gid);
+      else n.reduce_in_network(gid, sum_of(1), {7});
+    });
+    INFO(o.message);
+    REQUIRE(o.threw);
+    CHECK_THAT(o.message, Catch::Contains("reduction protocol violation"));
+    CHECK_THAT(o.message, Catch::Contains("epoch (every member must make the same call)"));
+  }
+}
