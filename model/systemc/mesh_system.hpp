@@ -63,6 +63,7 @@ class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink
   }
   double datagram_loss() const override { return loss_; }
   std::uint64_t datagram_loss_seed() const override { return loss_seed_; }
+  bool has_rtl_routers() const override { return core_.has_external(); }
   // Software changed node's router state in this cycle (a register write, acting at its
   // end): waveforms show it from the next cycle.
   void touch(NodeId node);

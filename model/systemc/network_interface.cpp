@@ -303,6 +303,8 @@ void NetworkInterface::do_barrier(NiGroup& cmd, Done done) {
 
 void NetworkInterface::do_reduce(NiReduce& cmd, Done done) {
   system_.config().require_reduction(cmd.desc.words(), "an in-network reduction");
+  if (system_.has_rtl_routers())
+    throw ConfigError("an in-network reduction needs model routers: the RTL router does not reduce yet");
   if (cmd.words.size() != cmd.desc.words())
     throw std::logic_error("in-network reduction: " + std::to_string(cmd.words.size()) + " words for " +
                            cmd.desc.describe());

@@ -40,6 +40,8 @@ void print_table(const NetworkConfig& cfg, const SoakParams& p, const SoakResult
   row("    ranks with a hardware register", fmt::format("{} of {}", r.tree_members_in_hardware, r.tree_members));
   row("allreduces started / done", fmt::format("{} / {}", r.allreduces, r.allreduces_done));
   row("  allreduce packets", std::to_string(r.allreduce_messages));
+  row("  in the routers", fmt::format("{} (+{} without free registers, in software)", r.allreduces_in_network,
+                                      r.allreduces_without_registers));
   for (const auto& [name, c] : {std::pair<const char*, const SoakSchemeCounts&>{"BTM", r.btm}, {"CS", r.cs}}) {
     row(fmt::format("{} barrier epochs ({} groups)", name, c.groups), std::to_string(c.epochs));
     row(fmt::format("  {} groups overflowed to software", name),
@@ -90,6 +92,8 @@ int run_soak(const SoakOptions& o) {
            {"allreduces", r.allreduces},
            {"allreduces_done", r.allreduces_done},
            {"allreduce_messages", r.allreduce_messages},
+           {"allreduces_in_network", r.allreduces_in_network},
+           {"allreduces_without_registers", r.allreduces_without_registers},
            {"tree_copies_kept", r.tree_copies_kept},
            {"tree_members", r.tree_members},
            {"tree_members_in_hardware", r.tree_members_in_hardware},

@@ -79,6 +79,33 @@ TEST_CASE("soak: allreduces of every algorithm, type and operation in turn all c
   CHECK(r.allreduces_done == r.allreduces);
 }
 
+TEST_CASE("soak: allreduces in the routers check out beside everything else, and fall back when registers are full",
+          "[soak][allreduce][reduction]") {
+  SoakParams p;
+  p.cycles = 60000;
+  p.broadcast_gap = 0;
+  p.allreduce_gap = 300;
+  p.broadcast_ranks = 12;
+  p.groups = 4;  // room in the registers: every fourth allreduce goes to the routers
+  NetworkConfig cfg = soak_config();
+  cfg.router.barrier_registers = 8;
+  const SoakResult r = run_soak_experiment(cfg, p);
+  INFO(all(r));
+  CHECK(r.passed());
+  CHECK(r.allreduces_done == r.allreduces);
+  CHECK(r.allreduces_in_network >= 4);  // int32, int64 and float32 among them (turns 3, 7, 11: types in turn)
+  CHECK(r.allreduces_without_registers == 0);
+  // The default soak's groups fill the registers (3 x registers + 1): some fall back.
+  SoakParams full = p;
+  full.groups = -1;
+  cfg.router.barrier_registers = 2;
+  const SoakResult f = run_soak_experiment(cfg, full);
+  INFO(all(f));
+  CHECK(f.passed());
+  CHECK(f.allreduces_done == f.allreduces);
+  CHECK(f.allreduces_without_registers > 0);
+}
+
 TEST_CASE("soak: the same seed gives the same run, another seed another one", "[soak]") {
   SoakParams p;
   p.cycles = 5000;

@@ -7,6 +7,7 @@
 
 #include "../../../model/core/random.hpp"
 #include "../../collective/adaptive_broadcast.hpp"
+#include "../../collective/tree_reduction.hpp"
 #include "../allreduce_run.hpp"
 #include "allreduce_experiment.hpp"
 #include "../broadcast_run.hpp"
@@ -44,6 +45,10 @@ struct SoakGroup {
 struct SoakAllreduce {
   std::uint64_t id = 0;
   std::vector<NodeId> nodes;
+  // In the routers: its BTM communicator (joined before, left after); else software on
+  // the schedule.
+  std::unique_ptr<Communicator> comm;
+  bool in_routers = false;
   ReduceSchedule schedule;
   ReduceOp op = ReduceOp::Sum;
   ElementType type = ElementType::Int32;
@@ -382,22 +387,86 @@ class Soak {
     a->type = kAllElementTypes[turn % std::size(kAllElementTypes)];
     a->op = a->type == ElementType::Float32 ? ReduceOp::Sum : kAllReduceOps[(turn / 3) % std::size(kAllReduceOps)];
     const std::size_t K = 1 + reduce_rng_.below(16);
+    // Every fourth in the routers, on model routers with lanes for 16 int64 elements.
+    const bool in_network = turn % 4 == 3 && !m_.mesh().core().has_external() &&
+                            m_.mesh().config().router.reduce_words >= 32 && m_.mesh().config().router.barrier_registers > 0;
     a->schedule = allreduce_schedule(kSoftwareAllreduceAlgorithms[turn % std::size(kSoftwareAllreduceAlgorithms)], P, K);
     a->inputs = allreduce_inputs(a->type, P, K, reduce_rng_.below(std::uint64_t{1} << 62));
     a->results = a->inputs;
     SoakAllreduce* run = a.get();
     allreduces_.push_back(std::move(a));
-    for (std::size_t k = 0; k < P; ++k)
-      run_rank(m_.node(run->nodes[k]), mesh_, run->nodes, run->schedule.actions[k], k, run->op, run->type,
-               run->results[k], [this, run](const ReduceRankStats& s) {
+    if (in_network) join_allreduce(*run);
+    else start_software_allreduce(*run);
+  }
+
+  void start_software_allreduce(SoakAllreduce& a) {
+    SoakAllreduce* run = &a;
+    for (std::size_t k = 0; k < a.nodes.size(); ++k)
+      run_rank(m_.node(a.nodes[k]), mesh_, a.nodes, a.schedule.actions[k], k, a.op, a.type, a.results[k],
+               [this, run](const ReduceRankStats& s) {
                  out_.allreduce_messages += s.messages;
                  if (!s.error.empty()) out_.violations.push_back(allreduce_name(*run) + ": " + s.error);
                  if (++run->finished == run->nodes.size()) finish_allreduce(*run);
                });
   }
 
+  // An allreduce in the routers: its ranks join a BTM group; where a router has no free
+  // register (the soak's groups hold them), the ranks leave it again and the allreduce
+  // runs in software on its schedule instead.
+  void join_allreduce(SoakAllreduce& a) {
+    a.comm = std::make_unique<Communicator>(m_.groups().create(mesh_, a.nodes, BarrierScheme::BTM));
+    auto in_hardware = std::make_shared<bool>(true);
+    auto joined = std::make_shared<std::size_t>(0);
+    SoakAllreduce* run = &a;
+    for (NodeId n : a.nodes)
+      join(m_.node(n), *a.comm, [this, run, in_hardware, joined](bool hw) {
+        *in_hardware = *in_hardware && hw;
+        if (++*joined < run->nodes.size()) return;
+        if (*in_hardware) {
+          reduce_in_routers(*run);
+        } else {
+          ++out_.allreduces_without_registers;
+          leave_allreduce(*run, [this, run] { start_software_allreduce(*run); });
+        }
+      });
+  }
+
+  void reduce_in_routers(SoakAllreduce& a) {
+    ++out_.allreduces_in_network;
+    a.in_routers = true;
+    SoakAllreduce* run = &a;
+    const ReductionDescriptor desc{a.op, a.type, true, static_cast<std::uint16_t>(a.schedule.elements)};
+    for (std::size_t k = 0; k < a.nodes.size(); ++k)
+      m_.node(a.nodes[k]).reduce_in_network(a.comm->gid, desc, a.inputs[k], [this, run, k](NiReduce& r) {
+        run->results[k] = std::move(r.words);
+        if (++run->finished < run->nodes.size()) return;
+        leave_allreduce(*run, [this, run] { finish_allreduce(*run); });
+      });
+  }
+
+  void leave_allreduce(SoakAllreduce& a, std::function<void()> then) {
+    auto left = std::make_shared<std::size_t>(0);
+    SoakAllreduce* run = &a;
+    for (NodeId n : a.nodes)
+      leave(m_.node(n), *a.comm, [this, run, left, then] {
+        if (++*left < run->nodes.size()) return;
+        m_.groups().free(*run->comm);
+        run->finished = 0;
+        then();
+      });
+  }
+
   void finish_allreduce(SoakAllreduce& a) {
-    const std::vector<ReduceVector> want = evaluate(a.schedule, a.op, a.type, a.inputs);
+    // In the routers: the reduction along the tree, at every rank.
+    std::vector<ReduceVector> want;
+    if (a.in_routers) {
+      // The tree's ranks are its members in node-id order; the soak's ranks are not.
+      std::vector<ReduceVector> by_tree_rank(a.nodes.size());
+      for (std::size_t k = 0; k < a.nodes.size(); ++k) by_tree_rank[a.comm->tree->rank_of(a.nodes[k])] = a.inputs[k];
+      want.assign(a.nodes.size(), reduce_along_tree(*a.comm->tree, a.op, a.type, by_tree_rank));
+    } else {
+      want = evaluate(a.schedule, a.op, a.type, a.inputs);
+    }
     bool right = true;
     for (std::size_t k = 0; k < a.nodes.size() && right; ++k)
       if (a.results[k] != want[k]) {
@@ -417,7 +486,8 @@ class Soak {
   }
 
   std::string allreduce_name(const SoakAllreduce& a) const {
-    return "allreduce " + std::to_string(a.id) + " (" + allreduce_algorithm_name(a.schedule.algorithm) + ", " +
+    return "allreduce " + std::to_string(a.id) + " (" +
+           allreduce_algorithm_name(a.in_routers ? AllreduceAlgorithm::Btm : a.schedule.algorithm) + ", " +
            reduce_op_name(a.op) + " of " + std::to_string(a.schedule.elements) + " " + element_type_name(a.type) +
            ", " + std::to_string(a.nodes.size()) + " ranks)";
   }

@@ -1,8 +1,9 @@
 // The soak (docs/reliability.md): one long simulation that mixes ordinary unicast load,
 // barriers on many concurrent groups (BTM and CS, more groups per router than it has
 // barrier registers, so some members keep theirs in node memory), path-based
-// multicasts, broadcasts (binomial, adaptive, two-stage) and software allreduces, and
-// checks all of it (every allreduce rank's result against its schedule's): the scoreboards see every worm flit (none lost,
+// multicasts, broadcasts (binomial, adaptive, two-stage) and allreduces (software and in
+// the routers), and checks all of it (every allreduce rank's result against its
+// schedule's, or the tree's in the routers): the scoreboards see every worm flit (none lost,
 // duplicated, modified or reordered; every multicast copy exactly once), and every
 // barrier epoch releases each member exactly once, only after all members arrived.
 // Faults can be injected into the model's links and routers to show that the checks
@@ -44,9 +45,11 @@ struct SoakParams {
   std::size_t broadcast_ranks = 0;     // 0: a quarter of the nodes, at least 2, at most 64
   std::uint64_t broadcast_bytes = 600;  // split into MTU-sized packets
   std::uint64_t broadcast_mtu = 256;
-  // Software allreduces: one starts every `allreduce_gap` cycles (0: none) on as many
-  // ranks as a broadcast has, nodes in no running broadcast or allreduce (skipped when
-  // too few are free), the algorithm, operation and type in turn, 1 to 16 elements.
+  // Allreduces: one starts every `allreduce_gap` cycles (0: none) on as many ranks as a
+  // broadcast has, nodes in no running broadcast or allreduce (skipped when too few are
+  // free), the algorithm, operation and type in turn, 1 to 16 elements. Every fourth runs
+  // in the routers (btm) on model routers with --reduce-words 32 or more; its ranks join a
+  // BTM group for it, and where a router has no free register it runs in software.
   std::uint64_t allreduce_gap = 1500;
   std::vector<Fault> faults;
   void validate(const NetworkConfig& cfg) const;  // throws ConfigError
@@ -83,6 +86,8 @@ struct SoakResult {
   std::uint64_t allreduces = 0;            // started
   std::uint64_t allreduces_done = 0;       // every rank had its schedule's result
   std::uint64_t allreduce_messages = 0;    // point-to-point packets they sent
+  std::uint64_t allreduces_in_network = 0;  // of them reduced in the routers
+  std::uint64_t allreduces_without_registers = 0;  // meant for the routers, run in software: a router had no free register
   SoakSchemeCounts btm, cs;
   std::vector<std::string> violations;  // one line each; empty: passed
   bool passed() const { return violations.empty(); }
