@@ -45,6 +45,7 @@ json allreduce_run_json(const AllreduceExperimentResult& x, const AllreduceAlgor
          {"flits", r.run.flits},
          {"hops", r.run.hops},
          {"check", json{{"passed", r.correct}, {"problem", r.problem}}}};
+  if (r.algorithm == AllreduceAlgorithm::Btm) j["analytic_cycles"] = r.analytic_cycles;
   if (per_rank) {
     json ranks = json::array();
     for (std::size_t k = 0; k < r.run.ranks.size(); ++k) {
@@ -115,6 +116,7 @@ int run_allreduce_command(const AllreduceOptions& o) {
   // A wrong result is the run's failure (exit 3), after the output that shows it.
   for (const AllreduceAlgorithmRun& r : x.runs)
     if (!r.correct) throw SimulationError("allreduce " + allreduce_algorithm_name(r.algorithm) + ": " + r.problem);
+  check_exact(p, x);
   return code;
 }
 

@@ -1,5 +1,5 @@
-// `meshsync allreduce`: an allreduce over a communicator's ranks with each software
-// algorithm, every rank's result checked (docs/reduction.md).
+// `meshsync allreduce`: an allreduce over a communicator's ranks, in the routers (btm) and
+// with each software algorithm, every rank's result checked (docs/reduction.md).
 #pragma once
 
 #include "../runtime/experiments/allreduce_experiment.hpp"

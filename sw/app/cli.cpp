@@ -370,8 +370,8 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
 
 CLI::App* add_allreduce(CLI::App& app, AllreduceOptions& o) {
   auto* cmd = app.add_subcommand("allreduce",
-                                 "allreduce over point-to-point messages: recursive doubling, ring, binomial; every "
-                                 "rank's result checked (docs/reduction.md)");
+                                 "allreduce in the routers along the BTM tree (btm) and over point-to-point messages: "
+                                 "recursive doubling, ring, binomial; every rank's result checked (docs/reduction.md)");
   add_network_options(cmd, o.net);
   add_parameter(cmd, o.net.config, parameter("ni"));
   cmd->add_option("--comm", o.params.comm, "the ranks: all | random:N | x,y;x,y;... (rank i = i-th in node order)")
@@ -381,9 +381,13 @@ CLI::App* add_allreduce(CLI::App& app, AllreduceOptions& o) {
   add_names(cmd, "--type", o.params.type, element_type_names(), "int32 | int64 | float32")
       ->default_str(element_type_name(o.params.type));
   add_number(cmd, "--elements", o.params.elements, "elements per rank's vector", decimal(1, kLarge));
-  add_names(cmd, "--algo", o.params.algorithms, allreduce_algorithm_names(), "recursive-doubling | ring | binomial, or a list")
+  add_names(cmd, "--algo", o.params.algorithms, allreduce_algorithm_names(),
+            "btm | recursive-doubling | ring | binomial, or a list")
       ->delimiter(',')
-      ->default_str("recursive-doubling,ring,binomial");
+      ->default_str("btm,recursive-doubling,ring,binomial");
+  cmd->add_flag("--exact", o.params.exact,
+                "fail unless btm takes its formula's cycles, 2(ts + B) + L - 1 (needs --trm >= L + 4K + 6 and "
+                "--sync-buffer-depth >= min(L, 2 tp + trn + 1), L = 2 + 2 words)");
   add_seed(cmd, o.params.seed, "seed for random ranks and the inputs");
   cmd->add_flag("--json", o.json, "print JSON (every rank's input and result up to 64 ranks)");
   cmd->add_flag("--per-rank", o.per_rank, "every rank's completion");
@@ -466,7 +470,8 @@ CLI::App* add_soak(CLI::App& app, SoakOptions& o) {
   add_number(soak, "--broadcast-bytes", p.broadcast_bytes, "bytes per broadcast", kNonNegative);
   add_number(soak, "--broadcast-mtu", p.broadcast_mtu, "bytes per broadcast packet", kPositive);
   add_number(soak, "--allreduce-gap", p.allreduce_gap,
-             "cycles between software allreduces, each on as many free ranks as a broadcast (0: none)", kNonNegative);
+             "cycles between allreduces, each on as many free ranks as a broadcast, every fourth in the routers (0: none)",
+             kNonNegative);
   soak->add_option("--fault", o.faults,
                    "inject a fault (repeatable): link:X,Y,DIR@CYCLE | router:X,Y@CYCLE | corrupt:X,Y,DIR@CYCLE, DIR +X -X +Y -Y");
   soak->add_flag("--json", o.json, "print JSON");

@@ -59,6 +59,20 @@ AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, con
   out.rank_order = reduce_in_rank_order(p.op, p.type, out.inputs);
   const bool hardware = std::find(p.algorithms.begin(), p.algorithms.end(), AllreduceAlgorithm::Btm) != p.algorithms.end();
   if (hardware) cfg.require_reduction(static_cast<std::uint32_t>(words), "allreduce btm");
+  if (p.exact) {
+    if (!hardware) throw ConfigError("--exact compares btm with its formula: --algo must include btm");
+    const auto w = static_cast<std::uint32_t>(words), k = static_cast<std::uint32_t>(p.elements);
+    const std::uint32_t trm = exact_reduction_trm_minimum(cfg.router, w, k);
+    if (cfg.timing.trm < trm)
+      throw ConfigError(fmt::format("--exact needs --trm {} or more for {} {} elements (L + 4K + 6 with L = {} flits, "
+                                    "or the barrier's minimum), got {}",
+                                    trm, p.elements, element_type_name(p.type), 2 + 2 * w, cfg.timing.trm));
+    const std::uint32_t stream = std::min(2 + 2 * w, 2 * cfg.timing.tp + cfg.timing.trn + 1);
+    if (cfg.router.sync_buffer_depth < stream)
+      throw ConfigError(fmt::format("--exact needs --sync-buffer-depth {} or more (a reduction message streams a flit "
+                                    "a cycle only with min(L, 2 tp + trn + 1) slots), got {}",
+                                    stream, cfg.router.sync_buffer_depth));
+  }
   ExperimentRun run(cfg, hook);
   Machine& m = run.machine();
   // Per algorithm its schedule; btm has none: the routers reduce along the ranks' tree.
@@ -78,6 +92,9 @@ AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, con
     r.algorithm = p.algorithms[a];
     const bool btm = r.algorithm == AllreduceAlgorithm::Btm;
     r.schedule_messages = btm ? 2 * (P - 1) : schedules[a].messages();
+    if (btm)
+      r.analytic_cycles = build_tree(BarrierScheme::BTM, cfg.mesh, out.nodes)
+                              .analytic_allreduce_cycles(cfg.timing, static_cast<std::uint32_t>(words));
     if (!r.run.errors.empty()) {
       r.problem = r.run.errors.front();
     } else if (btm) {
@@ -94,6 +111,14 @@ AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, con
     r.correct = r.problem.empty();
   }
   return out;
+}
+
+void check_exact(const AllreduceParams& p, const AllreduceExperimentResult& x) {
+  if (!p.exact) return;
+  for (const AllreduceAlgorithmRun& r : x.runs)
+    if (r.algorithm == AllreduceAlgorithm::Btm && r.run.latency() != r.analytic_cycles)
+      throw SimulationError(fmt::format("--exact: allreduce btm took {} cycles, the formula says {}", r.run.latency(),
+                                        r.analytic_cycles));
 }
 
 }  // namespace meshsync

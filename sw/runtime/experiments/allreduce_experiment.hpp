@@ -1,7 +1,8 @@
-// `meshsync allreduce`: an allreduce over the ranks of a communicator, with each software
-// algorithm over point-to-point messages (recursive doubling, ring, binomial reduce and
-// broadcast); every rank's result checked against the same schedule run without a
-// network and, for integers, against the exact reduction (docs/reduction.md).
+// `meshsync allreduce`: an allreduce over the ranks of a communicator, in the routers along
+// the ranks' BTM tree (btm) and with each software algorithm over point-to-point messages
+// (recursive doubling, ring, binomial reduce and broadcast); every rank's result checked
+// against the tree's reduction or the same schedule run without a network and, for
+// integers, against the exact reduction (docs/reduction.md).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct AllreduceParams {
   std::int64_t elements = 1;
   std::vector<AllreduceAlgorithm> algorithms{std::begin(kAllAllreduceAlgorithms), std::end(kAllAllreduceAlgorithms)};
   std::uint64_t seed = 1;  // the ranks (random:N) and the inputs
+  // btm must take its zero-load formula's cycles (docs/reduction-hardware.md, "Timing"):
+  // refused unless t_rm and the sync buffers make it exact, checked by check_exact.
+  bool exact = false;
 };
 
 // The most elements a message may carry: a worm of a head and a word a 32-bit element
@@ -32,6 +36,7 @@ struct AllreduceAlgorithmRun {
   AllreduceAlgorithm algorithm = AllreduceAlgorithm::Ring;
   AllreduceRunResult run;
   std::size_t schedule_messages = 0;
+  std::uint64_t analytic_cycles = 0;  // btm: 2(ts + B) + L - 1 on the ranks' tree; 0 for the others
   // The check: every rank's result equals the schedule run without a network, word for
   // word (`first_wrong_rank` otherwise); for integers also the exact reduction.
   bool correct = false;
@@ -49,6 +54,9 @@ struct AllreduceExperimentResult {
 // reported in the run (`correct`), not thrown, so that the output shows it.
 AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, const AllreduceParams& p,
                                                    const MachineHook& hook = {});
+
+// With p.exact: SimulationError naming the difference when btm's latency is not its formula's.
+void check_exact(const AllreduceParams& p, const AllreduceExperimentResult& x);
 
 // The inputs of the ranks for a seed: int32 and int64 over their whole range (sums wrap
 // around), float32 multiples of 1/1024 in [-8192, 8192) (sums round).
