@@ -139,16 +139,34 @@ void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp
   run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
 }
 
-void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t, std::size_t root) {
+void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t, std::size_t root,
+            AllreduceAlgorithm a) {
   check_reduction(op, t);
   check_length(buffer, t);
+  if (a != AllreduceAlgorithm::Btm && a != AllreduceAlgorithm::BinomialBroadcast)
+    throw ConfigError("reduce runs in the routers (btm) or as a binomial tree, not " + allreduce_algorithm_name(a));
   const std::vector<NodeId> nodes = rank_nodes_of(c);
   if (root >= nodes.size()) throw ConfigError("reduce: root rank " + std::to_string(root) + " is not a rank");
   const std::size_t me = rank_of(c, node.id());
   const std::size_t elements = buffer.size() / words_per_element(t);
-  c.calls->check_and_record(me, reduction_call("reduce", op, t, elements, "to rank " + std::to_string(root)));
-  const ReduceSchedule s = reduce_schedule(nodes.size(), elements, root);
-  run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
+  c.calls->check_and_record(me, reduction_call("reduce", op, t, elements,
+                                               allreduce_algorithm_name(a) + " to rank " + std::to_string(root)));
+  if (a == AllreduceAlgorithm::BinomialBroadcast) {
+    const ReduceSchedule s = reduce_schedule(nodes.size(), elements, root);
+    run_blocking(node, c, nodes, s.actions[me], me, op, t, buffer);
+    return;
+  }
+  if (c.scheme != BarrierScheme::BTM) throw ConfigError("reduce btm needs a communicator with BTM barriers");
+  // The routers leave the result at the tree's root; a root rank elsewhere gets it in one
+  // point-to-point message from there (docs/reduction-hardware.md, "Timing").
+  const NodeId tree_root = c.tree->root(), to = nodes[root];
+  NiReduce r = node.reduce_in_network(c.gid, descriptor_of(op, t, elements, false), buffer);
+  if (node.id() == tree_root) {
+    if (to == tree_root) buffer = std::move(r.words);
+    else node.send(to, std::move(r.words));
+  } else if (node.id() == to) {
+    buffer = node.receive(NiMatch{NiMatch::Kind::Message, tree_root}).words;
+  }
 }
 
 AllreduceRunResult run_allreduce(Machine& m, const std::vector<NodeId>& rank_nodes, const ReduceSchedule& s,

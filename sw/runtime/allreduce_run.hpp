@@ -40,7 +40,10 @@ void run_rank(Node& node, const MeshShape& mesh, const std::vector<NodeId>& rank
 // its members must have joined (docs/reduction-hardware.md).
 void allreduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t,
                AllreduceAlgorithm a);
-void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t, std::size_t root);
+// reduce with AllreduceAlgorithm::Btm reduces in the routers too; the other ranks' buffers
+// keep their inputs.
+void reduce(Node& node, const Communicator& c, ReduceVector& buffer, ReduceOp op, ElementType t, std::size_t root,
+            AllreduceAlgorithm a = AllreduceAlgorithm::BinomialBroadcast);
 
 struct AllreduceRankTiming {
   NodeId node = 0;

@@ -134,3 +134,28 @@ TEST_CASE("in-network reduction: zero-load latency is the barrier's plus the vec
     CHECK(x.runs.at(0).run.latency() == tree.analytic_allreduce_cycles(cfg.timing, words));
   }
 }
+
+TEST_CASE("in-network reduction: reduce btm leaves the result at the root rank, the tree's or another",
+          "[reduction][system]") {
+  const NetworkConfig cfg = make_config({6, 6});
+  const std::vector<NodeId> members = parse_members("random:11", cfg.mesh, 4);
+  const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, members);
+  const std::size_t tree_root = tree.rank_of(tree.root());
+  const std::vector<ReduceVector> inputs = allreduce_inputs(ElementType::Float32, members.size(), 6, 2);
+  const ReduceVector want = reduce_along_tree(tree, ReduceOp::Sum, ElementType::Float32, inputs);
+  for (std::size_t root : {tree_root, (tree_root + 3) % members.size()}) {
+    INFO("root rank " << root << ", the tree's " << tree_root);
+    Machine m(cfg);
+    const Communicator c = m.groups().create(cfg.mesh, members, BarrierScheme::BTM);
+    std::vector<ReduceVector> got(members.size());
+    for (std::size_t k = 0; k < members.size(); ++k)
+      m.spawn("rank" + std::to_string(k), [&, k] {
+        Node& node = m.node(members[k]);
+        REQUIRE(join(node, c));
+        got[k] = inputs[k];
+        reduce(node, c, got[k], ReduceOp::Sum, ElementType::Float32, root, AllreduceAlgorithm::Btm);
+      });
+    m.run();
+    for (std::size_t k = 0; k < members.size(); ++k) CHECK(got[k] == (k == root ? want : inputs[k]));
+  }
+}
