@@ -109,7 +109,7 @@ package meshsync_pkg;
   } reg_req_t;
 
   // In-network reduction (meshsync_reduction_alu): the operation and the element type,
-  // in the order of the software's ReduceOp and ElementType (sw/collective/reduction.hpp).
+  // in the order of the software's ReduceOp and ElementType (model/core/reduction_element.hpp).
   typedef enum logic [2:0] {
     ReduceSum = 3'd0,
     ReduceMin = 3'd1,

@@ -1,6 +1,6 @@
 // The reduction ALU (issue 24, docs/reduction.md "The reduction ALU"): combines two
 // elements of an in-network reduction, bit for bit as the software's `combine`
-// (sw/collective/reduction.cpp) does, so that a reduction in the routers gives what the
+// (model/core/reduction_element.cpp) does, so that a reduction in the routers gives what the
 // software reference gives. Combinational: one pair of elements a cycle where the clock
 // allows the float32 sum's depth (docs/reduction.md), inside t_rm either way.
 //   - integers (int32 in bits 31:0, int64 in 63:0): sum with two's-complement

@@ -49,6 +49,7 @@ struct RegisterReduction {
   std::array<std::vector<std::uint32_t>, 5> lanes;
   void clear_epoch() {
     kind_set = false;
+    red = false;
     desc_set = false;
     rred = false;
   }

@@ -51,8 +51,9 @@ class FaultInjector {
   // Router n does nothing from the fault's cycle on.
   bool router_stopped(NodeId n, std::uint64_t cycle);
   // The flit `f` leaving `from` through `port` in `cycle`: false if the link swallows
-  // it; a corrupt fault may flip one payload bit (of a worm flit: sync messages carry
-  // no payload).
+  // it; a corrupt fault may flip one payload bit of a worm flit (the scoreboard checks
+  // those; sync flits are left alone, a reduction message's too: its vector is checked by
+  // the allreduce's result, its descriptor by the routers).
   bool cross(NodeId from, Port port, Flit& f, std::uint64_t cycle);
   // Routers a fault holds: kept awake so that the deadlock watchdog runs while the
   // flits and credits they hold never move.

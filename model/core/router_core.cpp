@@ -71,7 +71,7 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     moved = true;
   }
   const EmitterOffer offer = barrier_.offer(c, route_, out_, inputs());
-  return traverse(c, r, offer, links) || moved;
+  return traverse(c, r, offer, links) || moved || offer.folding;
 }
 
 void RouterCore::apply_credit_returns(std::uint64_t c) {

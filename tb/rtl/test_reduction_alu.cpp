@@ -1,5 +1,5 @@
 // The reduction ALU (rtl/meshsync_reduction_alu.sv) against the software's combine
-// (sw/collective/reduction.cpp): a reduction in the routers must give, bit for bit, what
+// (model/core/reduction_element.cpp): a reduction in the routers must give, bit for bit, what
 // the reference computed in the program gives. Random operands from a fixed seed, and the
 // float32 values where a sum is easy to get wrong: zeros of both signs, subnormals, the
 // smallest normal, the largest finite value, infinities, NaNs with payloads, and pairs
@@ -12,7 +12,7 @@
 
 #include "Vreduction_alu.h"
 #include "Vreduction_alu_int32.h"
-#include "sw/collective/reduction.hpp"
+#include "model/core/reduction_element.hpp"
 
 using namespace meshsync;
 

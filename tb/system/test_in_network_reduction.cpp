@@ -67,6 +67,23 @@ TEST_CASE("in-network reduction: a float32 sum follows the tree's order, not the
   const ReduceVector want = reduce_along_tree(tree, ReduceOp::Sum, ElementType::Float32, inputs);
   CHECK(want != reduce_in_rank_order(ReduceOp::Sum, ElementType::Float32, inputs));
   for (const ReduceVector& got : r.results) CHECK(got == want);
+  // Every flit of every message crossed the tree's links: 4 flits (head, descriptor, two
+  // halves) up and down each edge.
+  CHECK(m.mesh().core().counters().sync_flit_hops == tree.analytic_hops() * 4);
+}
+
+TEST_CASE("in-network reduction: an empty vector is a barrier of two-flit messages", "[reduction][system]") {
+  const NetworkConfig cfg = make_config({6, 6});
+  Machine m(cfg);
+  const std::vector<NodeId> nodes = parse_members("random:14", cfg.mesh, 6);
+  AllreduceRunResult r;
+  test::run_driver(m, [&] {
+    r = run_in_network_reduction(m, nodes, ReduceOp::Max, ElementType::Int64, std::vector<ReduceVector>(nodes.size()));
+  });
+  const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, nodes);
+  CHECK(r.latency() == tree.analytic_allreduce_cycles(cfg.timing, 0));
+  CHECK(r.latency() == tree.analytic_cycles(cfg.timing) + 1);  // L = 2: the descriptor behind the head
+  for (const ReduceVector& got : r.results) CHECK(got.empty());
 }
 
 TEST_CASE("in-network reduction: a reduce leaves the result at the tree's root only", "[reduction][system]") {

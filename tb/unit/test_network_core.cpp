@@ -8,6 +8,7 @@
 
 #include "model/core/network_core.hpp"
 #include "model/core/packet.hpp"
+#include "model/core/reduction_message.hpp"
 #include "support/recording_sink.hpp"
 #include "support/tree_reference.hpp"
 #include "sw/collective/barrier_tree.hpp"
@@ -472,4 +473,44 @@ TEST_CASE("core: five arrivals in one cycle are taken one per cycle and still me
     const std::uint64_t on_time = a + trm - 1 + 1;  // sent in a + trm - 1, delivered next cycle
     CHECK(sink.out[0].cycle == (trm >= 7 ? on_time : a + 6 + 1));
   }
+}
+
+TEST_CASE("network: a software write while a reduction's result streams lets the worm finish; the next barrier completes",
+          "[network][reduction]") {
+  // 3x1, every node a member; the root reprograms its register 50 cycles into the
+  // release, whose 34-flit worms are on their way to the children.
+  NetworkConfig cfg;
+  cfg.mesh = MeshShape{3, 1};
+  cfg.timing = Timing{10, 1, 1, 40};
+  cfg.deadlock_cycles = 2000;
+  NetworkCore net(cfg);
+  RecordingSink sink;
+  net.set_sink(&sink);
+  const std::uint8_t gid = 7;
+  const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, {0, 1, 2});
+  const NodeId root = tree.root();
+  for (NodeId n : {0u, 1u, 2u}) net.program_register(n, tree.register_for(n, gid), 0);
+  const ReductionDescriptor d{ReduceOp::Sum, ElementType::Int32, true, 16};
+  for (NodeId n : {0u, 1u, 2u})
+    for (const Flit& f : make_reduction_message(make_sync(SyncType::Arrive, gid, n, n, Route::XY, kLocalSlot), d,
+                                                std::vector<std::uint32_t>(16, n + 1)))
+      net.inject(n, f, 5);
+  net.run_until_idle();
+  const std::uint64_t release = net.last_cycle() + 3;
+  net.inject(root, make_sync(SyncType::Release, gid, root, root, Route::XY, 0), release);
+  std::uint64_t c = release;
+  for (; c < release + 50; ++c) net.run_cycle(c);
+  net.program_register(root, tree.register_for(root, gid), c);
+  REQUIRE_NOTHROW(net.run_until_idle());
+  // A barrier epoch on the rewritten register: every member released once.
+  sink.out.clear();
+  const std::uint64_t start = net.last_cycle() + 5;
+  for (NodeId n : {0u, 1u, 2u}) net.inject(n, make_sync(SyncType::Arrive, gid, n, n, Route::XY, kLocalSlot), start);
+  REQUIRE_NOTHROW(net.run_until_idle());
+  net.inject(root, make_sync(SyncType::Release, gid, root, root, Route::XY, 0), net.last_cycle() + 3);
+  REQUIRE_NOTHROW(net.run_until_idle());
+  std::multiset<NodeId> released;
+  for (const Ejection& e : sink.out)
+    if (e.flit.sync && e.flit.stype == SyncType::Release) released.insert(e.node);
+  CHECK(released == std::multiset<NodeId>{0, 1, 2});
 }

@@ -29,7 +29,20 @@ void BarrierUnit::cancel_batch(int r) {
   batches_[static_cast<std::size_t>(r)].pending = false;
   for (Queued& q : fifo_)
     if (q.reg == r) q.live = false;
-  if (emitter_.reg == r) emitter_.reset();
+  if (emitter_.reg == r) {
+    // A reduction message whose head has left runs to its tail, so that its output VC and
+    // the receiver's lane context are freed; nothing else of the batch is sent.
+    unsigned streaming = 0;
+    for (unsigned m = emitter_.full; m; m &= m - 1)
+      if (!emitter_.slot[static_cast<std::size_t>(lowest_bit(m))].head) streaming |= 1u << lowest_bit(m);
+    if (streaming == 0) {
+      emitter_.reset();
+    } else {
+      emitter_.full = streaming;
+      emitter_.staged_all = true;
+      emitter_.fold_left = 0;
+    }
+  }
   // A reduction message half stored belongs to the old epoch: its remaining flits are
   // taken and dropped.
   for (auto& vcs : incoming_)
@@ -265,8 +278,12 @@ EmitterOffer BarrierUnit::offer_batch(std::uint64_t c, const RouteUnit& route,
       if (out.has_credit(f.vc()) && out.may_use(f.vc(), f.head, me)) o.ports |= 1u << p;
     }
   }
-  if (emitter_.fold_left > 0) --emitter_.fold_left;
-  else if (!emitter_.staged_all) stage(route);
+  if (emitter_.fold_left > 0) {
+    --emitter_.fold_left;
+    o.folding = true;
+  } else if (!emitter_.staged_all) {
+    stage(route);
+  }
   return o;
 }
 

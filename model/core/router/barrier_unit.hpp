@@ -25,6 +25,7 @@ namespace meshsync {
 // What the emitter offers in a cycle: per port, whether that port's slot is offered.
 struct EmitterOffer {
   unsigned ports = 0;  // bit per port with a message
+  bool folding = false;  // a reduction's fold took a step this cycle (progress, as a flit moving)
 };
 
 class BarrierUnit {
