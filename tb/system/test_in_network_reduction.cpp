@@ -6,6 +6,10 @@
 // the run.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
 #include "support/sim_helpers.hpp"
 #include "sw/collective/barrier_tree.hpp"
 #include "sw/collective/member_spec.hpp"
@@ -175,4 +179,42 @@ TEST_CASE("in-network reduction: reduce btm leaves the result at the root rank, 
     m.run();
     for (std::size_t k = 0; k < members.size(); ++k) CHECK(got[k] == (k == root ? want : inputs[k]));
   }
+}
+
+TEST_CASE("in-network reduction: two communicators that share members reduce at the same time", "[reduction][system]") {
+  // Members of both call A then B; the others call theirs at once, so the two groups'
+  // reduction messages cross the same routers and links together.
+  const NetworkConfig cfg = make_config({6, 6});
+  Machine m(cfg);
+  const std::vector<NodeId> a_nodes = parse_members("random:16", cfg.mesh, 7);
+  const std::vector<NodeId> b_nodes = parse_members("random:16", cfg.mesh, 8);
+  const Communicator a = m.groups().create(cfg.mesh, a_nodes, BarrierScheme::BTM);
+  const Communicator b = m.groups().create(cfg.mesh, b_nodes, BarrierScheme::BTM);
+  REQUIRE(std::count_if(a_nodes.begin(), a_nodes.end(), [&](NodeId n) { return b.contains(n); }) > 0);
+  const auto inputs_a = allreduce_inputs(ElementType::Float32, a_nodes.size(), 7, 1);
+  const auto inputs_b = allreduce_inputs(ElementType::Int64, b_nodes.size(), 3, 2);
+  std::map<NodeId, ReduceVector> got_a, got_b;
+  std::set<NodeId> all(a_nodes.begin(), a_nodes.end());
+  all.insert(b_nodes.begin(), b_nodes.end());
+  for (NodeId n : all)
+    m.spawn("node" + std::to_string(n), [&, n] {
+      Node& node = m.node(n);
+      if (a.contains(n)) REQUIRE(join(node, a));
+      if (b.contains(n)) REQUIRE(join(node, b));
+      if (a.contains(n)) {
+        got_a[n] = inputs_a[a.tree->rank_of(n)];
+        allreduce(node, a, got_a[n], ReduceOp::Sum, ElementType::Float32, AllreduceAlgorithm::Btm);
+      }
+      if (b.contains(n)) {
+        got_b[n] = inputs_b[b.tree->rank_of(n)];
+        allreduce(node, b, got_b[n], ReduceOp::Min, ElementType::Int64, AllreduceAlgorithm::Btm);
+      }
+    });
+  m.run();
+  const ReduceVector want_a = reduce_along_tree(*a.tree, ReduceOp::Sum, ElementType::Float32, inputs_a);
+  const ReduceVector want_b = reduce_along_tree(*b.tree, ReduceOp::Min, ElementType::Int64, inputs_b);
+  REQUIRE(got_a.size() == a_nodes.size());
+  REQUIRE(got_b.size() == b_nodes.size());
+  for (const auto& [n, v] : got_a) CHECK(v == want_a);
+  for (const auto& [n, v] : got_b) CHECK(v == want_b);
 }
