@@ -27,9 +27,10 @@ set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)
 foreach(m ${MESHSYNC_RTL_MODULES})
   list(APPEND MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/${m})
 endforeach()
-# The reduction ALU (issue 24): not in the router yet; tested and synthesized alone.
+# The reduction ALU and lanes (issue 24): not in the router yet; tested and synthesized alone.
 set(MESHSYNC_RTL_REDUCTION_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv
   ${MESHSYNC_RTL_DIR}/meshsync_reduction_float32.sv ${MESHSYNC_RTL_DIR}/meshsync_reduction_alu.sv)
+set(MESHSYNC_RTL_LANES_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv ${MESHSYNC_RTL_DIR}/meshsync_reduction_lanes.sv)
 # What the traced builds (co-simulation with --trace) leave out of their waveforms.
 set(MESHSYNC_RTL_TRACE_CONFIG ${MESHSYNC_RTL_DIR}/meshsync_trace.vlt)
 # The mesh top (W x H routers and their links, one Verilated block): the router's sources,

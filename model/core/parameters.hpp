@@ -79,15 +79,14 @@ constexpr std::uint32_t exact_trm_minimum(const RouterParams& p) { return 5 + p.
 
 // The smallest t_rm for which a member sends its reduction message when a barrier's would,
 // a vector of `words` words (K elements) behind its head (docs/reduction-hardware.md,
-// "Timing"): after the last head arrives the unit takes up to five heads, one a cycle, and
-// every body flit as it reaches its input's front (a lane write port per input), so the
-// last tail is in by L + 3 cycles later (L = 2 + 2W flits); the emitter takes the batch
-// in the next cycle and folds up to four children into the own vector, one element per
-// child a cycle, before it stages the message. A release streams in L flits and stages
-// up to max_children messages.
+// "Timing"): after the last head arrives the unit takes at most five whole messages of
+// L = 2 + 2W flits, one flit a cycle (one lane write port), the last by 5L - 1 cycles
+// later; the emitter takes the batch in the next cycle and folds up to four children into
+// the own vector, one ALU operation a cycle, before it stages the message. A release
+// streams in L flits and stages up to max_children messages.
 constexpr std::uint32_t exact_reduction_trm_minimum(const RouterParams& p, std::uint32_t words, std::uint32_t elements) {
   const std::uint32_t flits = 2 + 2 * words;
-  const std::uint32_t up = flits + 4 * elements + 6;
+  const std::uint32_t up = 5 * flits + 4 * elements + 2;
   const std::uint32_t down = flits + p.max_children + 1;
   const std::uint32_t barrier = exact_trm_minimum(p);
   const std::uint32_t vector = up > down ? up : down;

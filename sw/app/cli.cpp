@@ -386,7 +386,7 @@ CLI::App* add_allreduce(CLI::App& app, AllreduceOptions& o) {
       ->delimiter(',')
       ->default_str("btm,recursive-doubling,ring,binomial");
   cmd->add_flag("--exact", o.params.exact,
-                "fail unless btm takes its formula's cycles, 2(ts + B) + L - 1 (needs --trm >= L + 4K + 6 and "
+                "fail unless btm takes its formula's cycles, 2(ts + B) + L - 1 (needs --trm >= 5L + 4K + 2 and "
                 "--sync-buffer-depth >= min(L, 2 tp + trn + 1), L = 2 + 2 words)");
   add_seed(cmd, o.params.seed, "seed for random ranks and the inputs");
   cmd->add_flag("--json", o.json, "print JSON (every rank's input and result up to 64 ranks)");

@@ -1209,15 +1209,15 @@ TEST_CASE("cli: allreduce btm refuses what the routers cannot reduce, in one lin
 
 TEST_CASE("cli: allreduce --exact holds btm to its formula from the minimum t_rm on, and refuses below it",
           "[cli][exact][reduction]") {
-  // 3 int32 elements: L = 8 flits, T_min = L + 4K + 6 = 26 (the barrier's 14 is less).
+  // 3 int32 elements: L = 8 flits, T_min = 5L + 4K + 2 = 54 (the barrier's 14 is less).
   const json j = run_json({"allreduce", "--mesh", "6x6", "--comm", "random:20", "--elements", "3", "--algo", "btm",
-                           "--trm", "26", "--sync-buffer-depth", "8", "--exact", "--json"});
+                           "--trm", "54", "--sync-buffer-depth", "8", "--exact", "--json"});
   const json& b = j.at("algorithms")[0];
   CHECK(b.at("latency_cycles") == b.at("analytic_cycles"));
-  expect_error_naming({"allreduce", "--mesh", "6x6", "--elements", "3", "--algo", "btm", "--trm", "25",
+  expect_error_naming({"allreduce", "--mesh", "6x6", "--elements", "3", "--algo", "btm", "--trm", "53",
                        "--sync-buffer-depth", "8", "--exact"},
-                      "--exact needs --trm 26 or more");
-  expect_error_naming({"allreduce", "--mesh", "6x6", "--elements", "3", "--algo", "btm", "--trm", "26", "--exact"},
+                      "--exact needs --trm 54 or more");
+  expect_error_naming({"allreduce", "--mesh", "6x6", "--elements", "3", "--algo", "btm", "--trm", "54", "--exact"},
                       "--exact needs --sync-buffer-depth 8 or more");
   expect_error_naming({"allreduce", "--mesh", "6x6", "--algo", "ring", "--exact"}, "--algo must include btm");
 }

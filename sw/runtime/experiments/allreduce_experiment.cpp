@@ -64,7 +64,7 @@ AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, con
     const auto w = static_cast<std::uint32_t>(words), k = static_cast<std::uint32_t>(p.elements);
     const std::uint32_t trm = exact_reduction_trm_minimum(cfg.router, w, k);
     if (cfg.timing.trm < trm)
-      throw ConfigError(fmt::format("--exact needs --trm {} or more for {} {} elements (L + 4K + 6 with L = {} flits, "
+      throw ConfigError(fmt::format("--exact needs --trm {} or more for {} {} elements (5L + 4K + 2 with L = {} flits, "
                                     "or the barrier's minimum), got {}",
                                     trm, p.elements, element_type_name(p.type), 2 + 2 * w, cfg.timing.trm));
     const std::uint32_t stream = std::min(2 + 2 * w, 2 * cfg.timing.tp + cfg.timing.trn + 1);
