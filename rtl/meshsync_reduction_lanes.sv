@@ -3,8 +3,8 @@
 // child slot s (C+X, C-X, C+Y, C-Y), lane 4 for the node's own vector and then the result.
 // Not in the router yet: simulated and synthesized alone (tb/rtl/test_reduction_lanes.cpp,
 // `scripts/synth --lanes`), which measures what the store costs.
-//   - Writes, at the clock edge: one half-word per input (the unit's lane write port per
-//     input, a reduction message's body flit), then the fold's result, one element (one
+//   - Writes, at the clock edge: a half-word from each of the first WritePorts inputs (a
+//     reduction message's body flit the unit takes), then the fold's result, one element (one
 //     word, or two for int64) into lane 4 of the emitter's register. A later write to the
 //     same half-word wins (inputs in index order, the fold last); the contract gives every
 //     (register, lane) one writer at a time, so none collide in a correct run.
@@ -16,9 +16,10 @@ module meshsync_reduction_lanes #(
   parameter int unsigned NumRegs = 4,
   /// 32-bit words per lane (>= 1).
   parameter int unsigned ReduceWords = 4,
-  /// Half-word write ports (the first inputs'; the contract has one per input) and
-  /// stream read ports (the first output ports'): fewer measure what the ports cost.
-  parameter int unsigned WritePorts = meshsync_pkg::NumPorts,
+  /// Half-word write ports, the first inputs' (the contract has one: the unit takes one
+  /// flit a cycle; one per input was measured at 25,000 cells more, docs/reduction-
+  /// hardware.md), and stream read ports, the first output ports' (one per port).
+  parameter int unsigned WritePorts = 1,
   parameter int unsigned StreamPorts = meshsync_pkg::NumPorts,
   localparam int unsigned RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1,
   localparam int unsigned WordW = (ReduceWords > 1) ? $clog2(ReduceWords) : 1,

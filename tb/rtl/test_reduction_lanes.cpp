@@ -2,7 +2,8 @@
 // cycle: every read port gives the word or half-word the array holds at the start of the
 // cycle, and at the edge the half-word writes take effect in input order, then the fold's.
 // Built with 3 registers of 3 words a lane, so that random indices also name a register,
-// a lane and a word that do not exist (writes go nowhere, reads give 0).
+// a lane and a word that do not exist (writes go nowhere, reads give 0), and with a write
+// port per input, the general case (the contract's router has one).
 #include <catch2/catch.hpp>
 
 #include <array>
