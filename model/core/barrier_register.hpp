@@ -39,9 +39,10 @@ struct RegisterReduction {
   bool kind_set = false;  // the epoch's first arrival head has said what the epoch is
   bool red = false;       // ... a reduction (its arrivals carry vectors), else a barrier
   bool desc_set = false;  // the epoch's first descriptor is latched; cleared at completion
-  ReductionDescriptor desc;   // the value stays after completion, for the fold
-  bool rred = false;          // the distribution under way carries the result (allreduce)
-  ReductionDescriptor rdesc;  // ... with this descriptor (copied from desc at the release)
+  // The value stays after completion, for the fold and the release: the next epoch's first
+  // descriptor comes from a child or the node only after this router's release batch was
+  // taken, and the emitter keeps its own copy while it streams.
+  ReductionDescriptor desc;
   std::uint8_t operands = 0;  // the arrival flags at completion: the lanes the fold reads
   // Five lanes of up to reduce_words words: lanes 0-3 the children in slot order (C+X,
   // C-X, C+Y, C-Y), lane 4 the node's own vector and then the result. The model grows a
@@ -51,7 +52,6 @@ struct RegisterReduction {
     kind_set = false;
     red = false;
     desc_set = false;
-    rred = false;
   }
 };
 

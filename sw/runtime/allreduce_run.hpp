@@ -65,7 +65,8 @@ AllreduceRunResult run_allreduce(Machine& m, const std::vector<NodeId>& rank_nod
 // The same for the in-network reduction: the ranks' BTM group is created and joined, every
 // rank arrives with its vector together, and a rank completes at its release. `all`:
 // allreduce; else a reduce, whose result only the tree's root gets (the others' results
-// are empty). Messages and flits count the reduction messages between member routers.
+// are empty). Messages and flits are the tree's, one reduction message up and one down
+// each edge (computed from the tree, not counted); hops are measured.
 // The group is left and freed before it returns.
 AllreduceRunResult run_in_network_reduction(Machine& m, const std::vector<NodeId>& rank_nodes, ReduceOp op,
                                             ElementType t, const std::vector<ReduceVector>& inputs, bool all = true);

@@ -50,7 +50,6 @@ TEST_CASE("in-network reduction: every rank gets the tree's reduction, for every
           const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, x.nodes);
           const ReduceVector want = reduce_along_tree(tree, op, t, x.inputs);
           for (const ReduceVector& got : r.run.results) CHECK(got == want);
-          CHECK(r.run.messages == 2 * (x.nodes.size() - 1));
           CHECK(r.run.hops == tree.analytic_hops());
         }
       }

@@ -112,21 +112,17 @@ void BarrierUnit::take_head(int r, const BufferedFlit& b, int input, const Route
     if (vector != carries)
       violation(r, route, vector ? "a release carries a vector where none was reduced for it"
                                  : "an allreduce's release carries no vector");
-    red.rred = red.red && red.desc.all;
-    red.rdesc = red.desc;
   }
   if (!vector) return;
   if (reg.transit()) violation(r, route, "a reduction message at a CS path register (routers reduce along BTM trees only)");
   if (reduce_words_ == 0) violation(r, route, "a reduction message at a router without reduction lanes (--reduce-words 0)");
-  std::uint32_t k = 4;
   if (f.stype == SyncType::Arrive) {
     if (f.data > kLocalSlot) violation(r, route, "a reduction message names no child slot (sync data " + std::to_string(f.data) + ")");
     if (reg.arrival_flags() & (1u << f.data))
       violation(r, route, "slot " + std::to_string(f.data) + " sent two reduction messages in one epoch");
-    k = f.data;
   }
   incoming_[static_cast<std::size_t>(input)][sync_vc_index(f.vc())] =
-      Incoming{r, true, f.stype == SyncType::Release, f.data, k, 1, 0, b.ready};
+      Incoming{r, true, f.stype == SyncType::Release, f.data, 1, 0, b.ready};
 }
 
 bool BarrierUnit::take_body(const Flit& f, int input, std::uint64_t c, const RouteUnit& route) {
@@ -145,7 +141,7 @@ bool BarrierUnit::take_body(const Flit& f, int input, std::uint64_t c, const Rou
         violation(r, route, d->describe() + " is " + std::to_string(d->words()) + " words, more than the " +
                                 std::to_string(reduce_words_) + " a lane holds");
       if (in.release) {
-        if (*d != red.rdesc) violation(r, route, "the release carries " + d->describe() + " after " + red.rdesc.describe());
+        if (*d != red.desc) violation(r, route, "the release carries " + d->describe() + " after " + red.desc.describe());
       } else if (!red.desc_set) {
         red.desc = *d;
         red.desc_set = true;
@@ -155,7 +151,7 @@ bool BarrierUnit::take_body(const Flit& f, int input, std::uint64_t c, const Rou
       }
       in.flits = d->flits();
     } else {
-      store_half(lane(r, in.lane, (in.flits - 2) / 2), in.pos, f.payload);
+      store_half(lane(r, in.lane(), (in.flits - 2) / 2), in.pos, f.payload);
     }
     if (f.tail != (in.pos + 1 == in.flits))
       violation(r, route, "a reduction message's tail at flit " + std::to_string(in.pos) + ", its descriptor says " +
@@ -206,8 +202,9 @@ void BarrierUnit::take_batch(const Queued& q) {
   emitter_.full = 0;
   emitter_.fold_left = 0;
   const RegisterReduction& red = regs_.at(q.reg).reduction;
-  emitter_.vector = q.release ? red.rred : red.red;
-  emitter_.desc = q.release ? red.rdesc : red.desc;
+  // A release carries the result only for an allreduce.
+  emitter_.vector = red.red && (!q.release || red.desc.all);
+  emitter_.desc = red.desc;
   if (q.release || !red.red) return;
   // The fold (docs/reduction-hardware.md): per element, the present children in slot
   // order (port order +X, -X, +Y, -Y), then the node's own vector, the result in place in
@@ -220,11 +217,11 @@ void BarrierUnit::take_batch(const Queued& q) {
     if (!(red.operands & (1u << k))) continue;
     const std::uint32_t* child = lane(q.reg, k, words);
     if (folded++ == 0) acc.assign(child, child + words);
-    else combine(d.op, d.type, acc, ReduceVector(child, child + words), 0, d.count);
+    else combine(d.op, d.type, acc, red.lanes[k], 0, d.count);
   }
   if (folded == 0) return;  // a leaf: its own vector is its partial result
   std::uint32_t* own = lane(q.reg, kLocalSlot, words);
-  combine(d.op, d.type, acc, ReduceVector(own, own + words), 0, d.count);
+  combine(d.op, d.type, acc, red.lanes[kLocalSlot], 0, d.count);
   std::copy(acc.begin(), acc.end(), own);
   emitter_.fold_left = folded * d.count;
 }

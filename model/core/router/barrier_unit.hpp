@@ -124,10 +124,11 @@ class BarrierUnit {
     bool live = true;
     bool release = false;
     std::uint8_t slot = kNoSlot;  // the head's data: its child slot (arrivals)
-    std::uint32_t lane = 0;
     std::uint32_t pos = 1;
     std::uint32_t flits = 0;  // from the descriptor
     std::uint64_t ready = 0;  // the head's: the batch it completes is due then
+    // Its words' lane: the child's slot, or lane 4 for a release (the result).
+    std::uint32_t lane() const { return release ? kLocalSlot : slot; }
   };
   void stage(const RouteUnit& route);
   EmitterOffer offer_batch(std::uint64_t c, const RouteUnit& route, const std::array<OutputUnit, kMaxOutputs>& outputs,
