@@ -13,11 +13,21 @@
 //     then the local release. Staging waits while the slot of the message's port is full
 //     (at the start of the cycle).
 //   - From the batch's due cycle (batch_due_i of its register) each full slot is offered
-//     on its port when its (port, VC) has a credit; the local release only when no child's
+//     on its port when its (port, VC) has a credit and is free (no reduction message
+//     passing through holds it); the local release only when no child's
 //     slot is full (at the start of the cycle: the local process learns of the release
 //     after its children, so software cannot free the register while the batch reads it).
 //     A granted slot empties; the emitter is free from the cycle after the batch's last
 //     message has left.
+//   - A reduction (docs/reduction-hardware.md): a batch that carries a vector copies the
+//     register's descriptor when it is taken. A reduction batch with children first folds
+//     them into lane 4, one ALU operation a cycle from the cycle it is taken: per element,
+//     the children in slot order, then the node's own element, the result in place (C
+//     operations an element). A message that carries the vector keeps its slot after its
+//     head leaves, and the slot offers the next flit each cycle (the descriptor, then lane
+//     4's half-words, read through the stream port of its output) on a VC the emitter
+//     holds, until the tail. A software write lets the worms already begun run to their
+//     tails and drops the rest of the batch.
 module meshsync_barrier_emitter #(
   /// Flit width in bits.
   parameter int unsigned FlitW = 32,
@@ -31,8 +41,12 @@ module meshsync_barrier_emitter #(
   parameter int unsigned CoordYW = 3,
   /// Width of a register's child count.
   parameter int unsigned NumChildrenW = 4,
+  /// 32-bit words a reduction lane holds (0: no lanes, no reduction).
+  parameter int unsigned ReduceWords = 0,
   localparam int unsigned RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1,
-  localparam int unsigned ChildW = (MaxChildren > 1) ? $clog2(MaxChildren) : 1
+  localparam int unsigned ChildW = (MaxChildren > 1) ? $clog2(MaxChildren) : 1,
+  localparam int unsigned WordW = (ReduceWords > 1) ? $clog2(ReduceWords) : 1,
+  localparam int unsigned HalfW = WordW + 1
 ) (
   input  logic                                         clk_i,
   input  logic                                         rst_ni,
@@ -58,10 +72,33 @@ module meshsync_barrier_emitter #(
   input  logic [NumRegs*MaxChildren*CoordXW-1:0]       child_x_i,
   input  logic [NumRegs*MaxChildren*CoordYW-1:0]       child_y_i,
   input  logic [NumRegs*MaxChildren-1:0]               child_route_i,
+  // The registers' epochs (meshsync_barrier_unit): a reduction, its descriptor, the
+  // slots that arrived.
+  input  logic [NumRegs-1:0]                           red_i,
+  input  logic [NumRegs*meshsync_pkg::DescW-1:0]       desc_i,
+  input  logic [NumRegs*meshsync_pkg::NumSlots-1:0]    operands_i,
+  // The lanes of the held register (meshsync_reduction_lanes, lane_reg_o): the fold's two
+  // operand reads and its write into lane 4, and per port the half-word its slot streams.
+  output logic [RegW-1:0]                              lane_reg_o,
+  output logic [2:0]                                   rd_lane_a_o,
+  output logic [2:0]                                   rd_lane_b_o,
+  output logic [WordW-1:0]                             rd_word_o,
+  input  logic [63:0]                                  rd_a_i,
+  input  logic [63:0]                                  rd_b_i,
+  output logic                                         fold_valid_o,
+  output logic                                         fold_wide_o,
+  output logic [WordW-1:0]                             fold_word_o,
+  output logic [63:0]                                  fold_data_o,
+  output logic [meshsync_pkg::NumPorts*HalfW-1:0]      st_half_o,
+  input  logic [meshsync_pkg::NumPorts*16-1:0]         st_data_i,
   // Software writes register k at the end of this cycle.
   input  logic [NumRegs-1:0]                           written_i,
   // Per output port o and VC v (bit o*NumVcs+v): a credit is available, or o is Local.
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_i,
+  // Per port o and sync VC (bit o*2 + VC - 1): the VC is free (no reduction message holds
+  // it) / held by the emitter's own.
+  input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_free_i,
+  input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_mine_i,
   // The message offered to each output port, and whether it won the port.
   output logic [meshsync_pkg::NumPorts-1:0]            offer_o,
   output logic [meshsync_pkg::NumPorts*FlitW-1:0]      offer_flit_o,
@@ -69,7 +106,8 @@ module meshsync_barrier_emitter #(
   input  logic [meshsync_pkg::NumPorts-1:0]            grant_i,
   // No batch held or queued (start of the cycle).
   output logic                                         idle_o,
-  // A batch was created while the FIFO was full (killed entries still queued): dropped.
+  // A batch was created while the FIFO was full (killed entries still queued): dropped;
+  // or the ALU was asked for an operation it does not have.
   output logic                                         error_o
 );
 
@@ -83,10 +121,16 @@ module meshsync_barrier_emitter #(
   localparam int unsigned CntW = $clog2(NumRegs + 1);       // FIFO occupancy
   localparam int unsigned SpW = $clog2(MaxChildren + 1);    // next child to stage
   localparam int unsigned CmpW = (SpW > NumChildrenW) ? SpW : NumChildrenW;
-  // One slot: valid, dest x, dest y, gid, data, release (type), R.
-  localparam int unsigned SlotW = CoordXW + CoordYW + GidW + DataW + 2;
+  localparam int unsigned DescW = meshsync_pkg::DescW;
+  localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
+  // One slot: dest x, dest y, gid, data, release (type), R, and whether a vector follows
+  // its head.
+  localparam int unsigned SlotW = CoordXW + CoordYW + GidW + DataW + 3;
+  // A flit's position in a reduction message (up to 2 + 2 * ReduceWords flits).
+  localparam int unsigned PosW = $clog2(2 * ReduceWords + 3);
 
   function automatic logic [FlitW-1:0] make_sync(
+    input logic              last,
     input logic              yx,
     input logic [1:0]        stype,
     input logic [GidW-1:0]   gid,
@@ -97,7 +141,7 @@ module meshsync_barrier_emitter #(
     logic [FlitW-1:0] fl;
     fl = '0;
     fl[meshsync_pkg::head_bit(FlitW)] = 1'b1;
-    fl[meshsync_pkg::tail_bit(FlitW)] = 1'b1;
+    fl[meshsync_pkg::tail_bit(FlitW)] = last;
     fl[meshsync_pkg::sync_bit(FlitW)] = 1'b1;
     fl[meshsync_pkg::RouteBit] = yx;
     fl[meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW] = stype;
@@ -131,9 +175,26 @@ module meshsync_barrier_emitter #(
   logic rel_q, rel_m;                 // a release batch
   logic [SpW-1:0] sp_q, sp_m, sp_d;   // next child to stage
   logic done_q, done_m, done_d;       // every message staged
+  // The batch carries a vector (a reduction's partial result, or an allreduce's result
+  // in its releases), and the descriptor copied when it was taken: a child that has its
+  // release may latch its next epoch's in the register while this batch still streams.
+  logic vec_q, vec_m;
+  logic [DescW-1:0] desc_q, desc_m;
+  // The fold: running, the element it is at, the lanes still to combine into it, and the
+  // accumulator between its operations.
+  logic fold_q, fold_m, fold_n, fold_d;
+  logic [15:0] elem_q, elem_m, elem_d;
+  logic [NumSlots-1:0] rem_q, rem_m, rem_d;
+  logic first_q, first_m, first_d;
+  logic [63:0] acc_q, acc_d;
 
   assign pop = (count_q != '0) && !active_q;  // killed heads are dropped the same way
   assign load = pop && head_live;
+
+  logic [DescW-1:0] head_desc;
+  logic [NumSlots-1:0] head_ops;
+  assign head_desc = desc_i[head_reg*DescW +: DescW];
+  assign head_ops = operands_i[head_reg*NumSlots +: NumSlots];
 
   always_comb begin
     active_m = active_q;
@@ -141,18 +202,98 @@ module meshsync_barrier_emitter #(
     rel_m = rel_q;
     sp_m = sp_q;
     done_m = done_q;
+    vec_m = vec_q;
+    desc_m = desc_q;
+    fold_m = fold_q;
+    elem_m = elem_q;
+    rem_m = rem_q;
+    first_m = first_q;
     if (load) begin
       active_m = 1'b1;
       idx_m = head_reg;
       rel_m = head_rel;
       sp_m = '0;
       done_m = 1'b0;
+      // A release carries the result only for an allreduce (desc bit 5).
+      vec_m = (ReduceWords > 0) && red_i[head_reg] && (!head_rel || head_desc[5]);
+      desc_m = head_desc;
+      // A reduction batch with children and elements folds first.
+      fold_m = (ReduceWords > 0) && !head_rel && red_i[head_reg] && (|head_ops[NumSlots-2:0]) &&
+               (head_desc[21:6] != '0);
+      elem_m = '0;
+      rem_m = head_ops;
+      first_m = 1'b1;
     end
   end
 
   for (genvar k = 0; k < NumRegs; k++) begin : gen_flags
     assign batch_load_o[k] = load && (head_reg == RegW'(k));
     assign emitting_o[k] = active_q && (idx_q == RegW'(k));
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // The fold: one ALU operation a cycle
+  // ---------------------------------------------------------------------------------------
+  // The lowest and the next lane still to combine; an element's first operation reads
+  // two lanes, each later one the accumulator and one lane.
+  logic [2:0] lane_lo, lane_next;
+  logic [NumSlots-1:0] rem_after;
+  logic last_op, wide;
+  logic [63:0] op_a, result;
+  logic alu_error;
+  always_comb begin
+    lane_lo = '0;
+    lane_next = '0;
+    for (int l = NumSlots - 1; l >= 0; l--) begin
+      if (rem_m[l]) begin
+        lane_next = lane_lo;
+        lane_lo = 3'(l);
+      end
+    end
+    rem_after = rem_m & ~(NumSlots'(1) << lane_lo);
+    if (first_m) rem_after = rem_after & ~(NumSlots'(1) << lane_next);
+  end
+  assign last_op = rem_after == '0;
+  assign wide = desc_m[4:3] == meshsync_pkg::ReduceInt64;
+  // The batch's register (the one loaded this cycle, when it is taken).
+  assign lane_reg_o = idx_m;
+  assign rd_lane_a_o = lane_lo;
+  assign rd_lane_b_o = first_m ? lane_next : lane_lo;
+  assign rd_word_o = WordW'(wide ? {elem_m[14:0], 1'b0} : elem_m);
+  assign op_a = first_m ? rd_a_i : acc_q;
+
+  meshsync_reduction_alu u_alu (
+    .op_i     (desc_m[2:0]),
+    .type_i   (desc_m[4:3]),
+    .a_i      (op_a),
+    .b_i      (rd_b_i),
+    .result_o (result),
+    .error_o  (alu_error)
+  );
+
+  assign fold_valid_o = fold_m && last_op;
+  assign fold_wide_o = wide;
+  assign fold_word_o = rd_word_o;
+  assign fold_data_o = result;
+
+  always_comb begin
+    fold_n = fold_m;
+    elem_d = elem_m;
+    rem_d = rem_m;
+    first_d = first_m;
+    acc_d = acc_q;
+    if (fold_m) begin
+      acc_d = result;
+      rem_d = rem_after;
+      first_d = 1'b0;
+      if (last_op) begin
+        // The element is in lane 4: the next one starts from all the operands.
+        elem_d = elem_m + 1'b1;
+        rem_d = operands_i[idx_m*NumSlots +: NumSlots];
+        first_d = 1'b1;
+        fold_n = elem_d != desc_m[21:6];
+      end
+    end
   end
 
   // ---------------------------------------------------------------------------------------
@@ -204,11 +345,13 @@ module meshsync_barrier_emitter #(
   logic [CoordW-1:0] here_x, here_y;
   logic [CoordXW-1:0] st_x;
   logic [CoordYW-1:0] st_y;
-  logic st_yx, st_rel, child_left, up_self, stage;
+  logic st_yx, st_rel, st_vec, child_left, up_self, stage;
   logic [DataW-1:0] st_data;
   logic [PortW-1:0] st_port;
   logic [NumPorts-1:0] slot_v_q, slot_v_d;
   logic [NumPorts*SlotW-1:0] slot_q, slot_d;
+  // Per slot, the position of the flit it offers (0: the head).
+  logic [NumPorts*PosW-1:0] pos_q, pos_d;
 
   assign here_x = CoordW'(here_x_i);
   assign here_y = CoordW'(here_y_i);
@@ -258,7 +401,10 @@ module meshsync_barrier_emitter #(
       if (st_port == PortW'(o)) st_slot_full = slot_v_q[o];
     end
   end
-  assign stage = active_m && !done_m && !st_slot_full;
+  // The fold comes first; a reduction's result goes up to the parent, to the root's NI for
+  // a reduce, and down the distribution for an allreduce.
+  assign stage = active_m && !done_m && !st_slot_full && !fold_m;
+  assign st_vec = vec_m && (rel_m || !up_self || !desc_m[5]);
 
   // ---------------------------------------------------------------------------------------
   // Offers, per output port
@@ -267,49 +413,92 @@ module meshsync_barrier_emitter #(
   assign due = batch_due_i[idx_q];
   assign child_slots = |slot_v_q[NumPorts-1:1];
 
+  // The flit a slot offers: the head, the descriptor, or a half-word of lane 4; the last
+  // of its message is its tail.
+  logic [18:0] flits;
+  assign flits = 19'd2 + ((desc_q[4:3] == meshsync_pkg::ReduceInt64) ? {1'b0, desc_q[21:6], 2'b0} : {2'b0, desc_q[21:6], 1'b0});
   logic [CoordXW-1:0] sx;
   logic [CoordYW-1:0] sy;
   logic [GidW-1:0] sg;
   logic [DataW-1:0] sd;
-  logic srel, syx;
+  logic srel, syx, svec, stail;
+  logic [PosW-1:0] spos;
   always_comb begin
     offer_o = '0;
     offer_flit_o = '0;
     offer_vc_o = '0;
-    {sx, sy, sg, sd, srel, syx} = '0;
+    {sx, sy, sg, sd, srel, syx, svec} = '0;
+    spos = '0;
+    stail = 1'b0;
     for (int o = 0; o < NumPorts; o++) begin
-      {sx, sy, sg, sd, srel, syx} = slot_q[o*SlotW +: SlotW];
+      {sx, sy, sg, sd, srel, syx, svec} = slot_q[o*SlotW +: SlotW];
+      spos = pos_q[o*PosW +: PosW];
+      stail = !svec || (19'(spos) + 19'd1 == flits);
       // The Local slot holding a release is the local release: it waits for the children.
+      // A head needs its VC free, the flits after it the VC their head took.
       if (slot_v_q[o] && due && credit_ok_i[o*NumVcs + (syx ? 2 : 1)] &&
+          ((spos == '0) ? owner_free_i[o*2 + (syx ? 1 : 0)] : owner_mine_i[o*2 + (syx ? 1 : 0)]) &&
           !((o == 0) && srel && child_slots)) begin
         offer_o[o] = 1'b1;
       end
       offer_vc_o[o*VcW +: VcW] = syx ? meshsync_pkg::VcSyncYx : meshsync_pkg::VcSyncXy;
-      offer_flit_o[o*FlitW +: FlitW] =
-          make_sync(syx, srel ? meshsync_pkg::SyncRelease : meshsync_pkg::SyncArrive,
-                    sg, sd, CoordW'(sx), CoordW'(sy));
+      if (spos == '0) begin
+        offer_flit_o[o*FlitW +: FlitW] =
+            make_sync(!svec, syx, srel ? meshsync_pkg::SyncRelease : meshsync_pkg::SyncArrive,
+                      sg, sd, CoordW'(sx), CoordW'(sy));
+      end else begin
+        offer_flit_o[o*FlitW + meshsync_pkg::tail_bit(FlitW)] = stail;
+        offer_flit_o[o*FlitW +: 16] = st_data_i[o*16 +: 16];
+        if (spos == PosW'(1)) offer_flit_o[o*FlitW +: DescW] = desc_q;
+      end
     end
+  end
+
+  // Each slot reads the half-word it streams: flit 2 + h carries half-word h of lane 4.
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_stream
+    assign st_half_o[o*HalfW +: HalfW] = HalfW'(pos_q[o*PosW +: PosW] - PosW'(2));
   end
 
   // ---------------------------------------------------------------------------------------
   // Next state
   // ---------------------------------------------------------------------------------------
+  logic [NumPorts-1:0] streaming;
   always_comb begin
-    slot_v_d = slot_v_q & ~(offer_o & grant_i);
+    slot_v_d = slot_v_q;
     slot_d = slot_q;
+    pos_d = pos_q;
     sp_d = sp_m;
     done_d = done_m;
+    fold_d = fold_n;
+    // A granted tail empties its slot; any other flit moves its slot on.
+    for (int o = 0; o < NumPorts; o++) begin
+      if (offer_o[o] && grant_i[o]) begin
+        if (offer_flit_o[o*FlitW + meshsync_pkg::tail_bit(FlitW)]) slot_v_d[o] = 1'b0;
+        else pos_d[o*PosW +: PosW] = pos_q[o*PosW +: PosW] + 1'b1;
+      end
+    end
     if (stage) begin
       for (int o = 0; o < NumPorts; o++) begin
         if (st_port == PortW'(o)) begin
           slot_v_d[o] = 1'b1;
-          slot_d[o*SlotW +: SlotW] = {st_x, st_y, rd_gid, st_data, st_rel, st_yx};
+          slot_d[o*SlotW +: SlotW] = {st_x, st_y, rd_gid, st_data, st_rel, st_yx, st_vec};
+          pos_d[o*PosW +: PosW] = '0;
         end
       end
       if (child_left) sp_d = sp_m + 1'b1;
       else done_d = 1'b1;
     end
-    active_d = active_m && !written_i[idx_m] && !(done_d && (slot_v_d == '0));
+    // A software write to the register: a message whose head has left runs to its tail
+    // (its VC and the receiver's context are freed), nothing else of the batch is sent.
+    for (int o = 0; o < NumPorts; o++) begin
+      streaming[o] = slot_v_d[o] && (pos_d[o*PosW +: PosW] != '0);
+    end
+    if (written_i[idx_m]) begin
+      slot_v_d = streaming;
+      done_d = 1'b1;
+      fold_d = 1'b0;
+    end
+    active_d = active_m && !(done_d && (slot_v_d == '0));
     if (!active_d) slot_v_d = '0;
   end
 
@@ -320,7 +509,7 @@ module meshsync_barrier_emitter #(
     head_d = head_q;
     tail_d = tail_q;
     count_d = count_q;
-    error_o = 1'b0;
+    error_o = fold_m && alu_error;
     for (int i = 0; i < NumRegs; i++) begin
       fifo_live_d[i] = fifo_live_q[i] && !written_i[fifo_reg_q[i*RegW +: RegW]];
     end
@@ -354,6 +543,14 @@ module meshsync_barrier_emitter #(
       done_q <= 1'b0;
       slot_v_q <= '0;
       slot_q <= '0;
+      pos_q <= '0;
+      vec_q <= 1'b0;
+      desc_q <= '0;
+      fold_q <= 1'b0;
+      elem_q <= '0;
+      rem_q <= '0;
+      first_q <= 1'b0;
+      acc_q <= '0;
       fifo_reg_q <= '0;
       fifo_rel_q <= '0;
       fifo_live_q <= '0;
@@ -368,6 +565,14 @@ module meshsync_barrier_emitter #(
       done_q <= done_d;
       slot_v_q <= slot_v_d;
       slot_q <= slot_d;
+      pos_q <= pos_d;
+      vec_q <= vec_m;
+      desc_q <= desc_m;
+      fold_q <= fold_d;
+      elem_q <= elem_d;
+      rem_q <= rem_d;
+      first_q <= first_d;
+      acc_q <= acc_d;
       fifo_reg_q <= fifo_reg_d;
       fifo_rel_q <= fifo_rel_d;
       fifo_live_q <= fifo_live_d;

@@ -1,6 +1,6 @@
 // The barrier unit (contract step 5, router_core.cpp barrier_unit): it takes at most one
-// sync message per cycle, round robin over the inputs that offer one, and never waits
-// for the emitter:
+// sync flit per cycle, round robin over the inputs that offer one, and never waits for
+// the emitter:
 //   - setup / teardown passing through: not taken; their CS transit entry is opened /
 //     closed (cs_*_o, to the register file) and the input marks them done;
 //   - setup / teardown at the end of their path: consumed without effect;
@@ -9,7 +9,12 @@
 //     (its reduction message);
 //   - release (distribution): the register has a batch to send (its releases);
 //   - no member register for the message any more (freed since its arrival): not taken,
-//     the input relabels it for the NI.
+//     the input relabels it for the NI;
+//   - a reduction message (a sync worm, docs/reduction-hardware.md): its head is checked
+//     against the epoch (kind, release payload, slot) and opens a context for its
+//     (input, sync VC); its descriptor is latched for the epoch or compared with it; each
+//     half-word goes to its lane (lanes_*_o); at its tail it counts as an arrival or a
+//     release, with the head's delay (the context counts it down meanwhile).
 // A batch may leave from the cycle its message was ready (arrival + Trm - 1): the unit
 // pushes each batch it creates into the emitter's FIFO (register and kind) and keeps, per
 // register, a pending bit (created, not yet taken by the emitter) and a countdown to that
@@ -25,16 +30,23 @@ module meshsync_barrier_unit #(
   parameter int unsigned ArrivedW = 4,
   /// Width of the delay countdowns (the sync VCs' and the batches').
   parameter int unsigned CntW = 5,
-  localparam int unsigned RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1
+  /// 32-bit words a reduction lane holds (0: no lanes; a reduction message is an error).
+  parameter int unsigned ReduceWords = 0,
+  localparam int unsigned RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1,
+  // A flit's position in a reduction message: up to 2 + 2 * ReduceWords flits.
+  localparam int unsigned PosW = $clog2(2 * ReduceWords + 3),
+  // A half-word's index in a lane.
+  localparam int unsigned HalfW = ((ReduceWords > 1) ? $clog2(ReduceWords) : 1) + 1
 ) (
   input  logic                                       clk_i,
   input  logic                                       rst_ni,
-  // Inputs offering a message to the unit, their head flits and remaining delays.
+  // Inputs offering a flit to the unit, their front flits, VCs and remaining delays.
   input  logic [meshsync_pkg::NumPorts-1:0]          consume_i,
   input  logic [meshsync_pkg::NumPorts-1:0]          cs_i,
   input  logic [meshsync_pkg::NumPorts*FlitW-1:0]    flit_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0] vc_i,
   input  logic [meshsync_pkg::NumPorts*CntW-1:0]     cnt_i,
-  // The message taken (its input pops) or relabelled for the NI.
+  // The flit taken (its input pops) or relabelled for the NI.
   output logic [meshsync_pkg::NumPorts-1:0]          take_o,
   output logic [meshsync_pkg::NumPorts-1:0]          relabel_o,
   output logic [meshsync_pkg::NumPorts-1:0]          cs_done_o,
@@ -45,6 +57,8 @@ module meshsync_barrier_unit #(
   // Register file, current state.
   input  logic [NumRegs-1:0]                         valid_i,
   input  logic [NumRegs-1:0]                         member_i,
+  input  logic [NumRegs-1:0]                         transit_i,
+  input  logic [NumRegs-1:0]                         parent_valid_i,
   input  logic [NumRegs*meshsync_pkg::GidW-1:0]      gid_i,
   input  logic [NumRegs*NumChildrenW-1:0]            num_children_i,
   input  logic [NumRegs*meshsync_pkg::NumSlots-1:0]  flags_i,
@@ -52,6 +66,17 @@ module meshsync_barrier_unit #(
   // Reduction state after this cycle.
   output logic [NumRegs*meshsync_pkg::NumSlots-1:0]  flags_o,
   output logic [NumRegs*ArrivedW-1:0]                arrived_o,
+  // Per register, what its epoch is (current state): a reduction, its descriptor, and
+  // the slots that had arrived at completion (the fold's operands).
+  output logic [NumRegs-1:0]                         red_o,
+  output logic [NumRegs*meshsync_pkg::DescW-1:0]     desc_o,
+  output logic [NumRegs*meshsync_pkg::NumSlots-1:0]  operands_o,
+  // The half-word of a reduction message taken this cycle, for its lane.
+  output logic                                       lane_valid_o,
+  output logic [RegW-1:0]                            lane_reg_o,
+  output logic [2:0]                                 lane_o,
+  output logic [HalfW-1:0]                           lane_half_o,
+  output logic [15:0]                                lane_data_o,
   // The batch created this cycle, for the emitter's FIFO: register and kind (1: releases).
   output logic                                       batch_push_o,
   output logic [RegW-1:0]                            batch_push_reg_o,
@@ -61,12 +86,15 @@ module meshsync_barrier_unit #(
   // The emitter takes register k's batch this cycle / holds register k's batch.
   input  logic [NumRegs-1:0]                         batch_load_i,
   input  logic [NumRegs-1:0]                         emitting_i,
-  // Software writes register k at the end of this cycle: its batch is cancelled.
+  // Software writes register k at the end of this cycle: its batch is cancelled, its
+  // epoch starts afresh, and its open reduction messages are dropped.
   input  logic [NumRegs-1:0]                         written_i,
-  // No batch pending (state at the start of the cycle).
+  // No batch pending and no reduction message counting down its delay (state at the
+  // start of the cycle).
   output logic                                       idle_o,
   // Protocol violation: an arrival on a flag already set in this epoch, a slot number the
-  // contract does not define (5..14), a batch while the register's previous one waits.
+  // contract does not define (5..14), a batch while the register's previous one waits, or
+  // a reduction message the register cannot take (docs/reduction-hardware.md, "Errors").
   output logic                                       error_o
 );
 
@@ -74,11 +102,18 @@ module meshsync_barrier_unit #(
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
   localparam int unsigned DataW = meshsync_pkg::DataW;
+  localparam int unsigned DescW = meshsync_pkg::DescW;
+  localparam int unsigned VcW = meshsync_pkg::VcW;
   localparam int unsigned PortIdxW = $clog2(NumPorts);
   localparam int unsigned CountW = (ArrivedW > NumChildrenW) ? ArrivedW : NumChildrenW;
+  // Contexts: one per input port and sync VC (VC 1, VC 2).
+  localparam int unsigned NumCtx = 2 * NumPorts;
+  // Without lanes every reduction message is refused at its head, so no epoch is ever a
+  // reduction and the state below is constant (synthesis removes it).
+  localparam bit Reduce = ReduceWords > 0;
 
   // ---------------------------------------------------------------------------------------
-  // One message: round robin over the offering inputs
+  // One flit: round robin over the offering inputs
   // ---------------------------------------------------------------------------------------
   logic [PortIdxW-1:0] sel;
   logic sel_valid;
@@ -99,21 +134,29 @@ module meshsync_barrier_unit #(
   logic [1:0] msg_type;
   logic [GidW-1:0] msg_gid;
   logic [DataW-1:0] msg_slot;
-  logic is_arrive, is_release, control, cs;
+  logic head, tail, is_arrive, is_release, control, cs, body, vector;
   logic [NumRegs-1:0] hit;
+  logic [$clog2(NumCtx)-1:0] ctx_idx;
 
   assign msg = flit_i[sel*FlitW +: FlitW];
   assign msg_cnt = cnt_i[sel*CntW +: CntW];
   assign msg_type = msg[meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW];
   assign msg_gid = msg[meshsync_pkg::GidLsb +: GidW];
   assign msg_slot = msg[meshsync_pkg::DataLsb +: DataW];
+  assign head = msg[meshsync_pkg::head_bit(FlitW)];
+  assign tail = msg[meshsync_pkg::tail_bit(FlitW)];
   assign control = msg_type[1];
   assign cs = cs_i[sel];
-  assign is_arrive = sel_valid && !cs && (msg_type == meshsync_pkg::SyncArrive);
-  assign is_release = sel_valid && !cs && (msg_type == meshsync_pkg::SyncRelease);
+  // A head with tail = 0 heads a reduction message: a vector follows.
+  assign vector = !tail;
+  assign body = sel_valid && !cs && !head;
+  assign is_arrive = sel_valid && !cs && head && (msg_type == meshsync_pkg::SyncArrive);
+  assign is_release = sel_valid && !cs && head && (msg_type == meshsync_pkg::SyncRelease);
   assign cs_valid_o = sel_valid && cs;
   assign cs_setup_o = msg_type == meshsync_pkg::SyncSetup;
   assign cs_gid_o = msg_gid;
+  // The context of the flit's input and sync VC.
+  assign ctx_idx = $clog2(NumCtx)'({sel, vc_i[sel*VcW +: VcW] == meshsync_pkg::VcSyncYx});
 
   // The member register of the message's group.
   meshsync_group_cam #(
@@ -132,11 +175,176 @@ module meshsync_barrier_unit #(
     if (sel_valid) begin
       if (cs) begin
         cs_done_o[sel] = 1'b1;
-      end else if (control || (|hit)) begin
+      end else if (!head || control || (|hit)) begin
         take_o[sel] = 1'b1;
       end else begin
         relabel_o[sel] = 1'b1;
       end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Reduction messages: contexts, descriptor checks, lane writes
+  // ---------------------------------------------------------------------------------------
+  // Per register: the epoch's kind (set by its first arrival head), and its descriptor
+  // (latched by its first descriptor; the value stays after completion for the fold and
+  // the release).
+  logic [NumRegs-1:0] kind_set_q, kind_set_d, red_q, red_d, desc_set_q, desc_set_d;
+  logic [NumRegs*DescW-1:0] desc_q, desc_d;
+  logic [NumRegs*NumSlots-1:0] operands_q, operands_d;
+  // Per context: a message is open, still of its register's epoch (no software write
+  // since its head), its register, a release (lane 4) or the child slot of an arrival
+  // (its lane), the position of its next flit, its length once the descriptor is in, and
+  // the countdown of its head's delay.
+  logic [NumCtx-1:0] c_open_q, c_open_d, c_live_q, c_live_d, c_rel_q, c_rel_d;
+  logic [NumCtx*RegW-1:0] c_reg_q, c_reg_d;
+  logic [NumCtx*3-1:0] c_slot_q, c_slot_d;
+  logic [NumCtx*PosW-1:0] c_pos_q, c_pos_d, c_len_q, c_len_d;
+  logic [NumCtx*CntW-1:0] c_cnt_q, c_cnt_d;
+
+  // The head's register (one-hot hit) as an index.
+  logic [RegW-1:0] hit_idx;
+  always_comb begin
+    hit_idx = '0;
+    for (int k = 0; k < NumRegs; k++) begin
+      if (hit[k]) hit_idx = RegW'(k);
+    end
+  end
+
+  // This flit's context.
+  logic cx_open, cx_live, cx_rel;
+  logic [RegW-1:0] cx_reg;
+  logic [2:0] cx_slot;
+  logic [PosW-1:0] cx_pos, cx_len;
+  logic [CntW-1:0] cx_cnt;
+  assign cx_open = c_open_q[ctx_idx];
+  assign cx_live = c_live_q[ctx_idx];
+  assign cx_rel = c_rel_q[ctx_idx];
+  assign cx_reg = c_reg_q[ctx_idx*RegW +: RegW];
+  assign cx_slot = c_slot_q[ctx_idx*3 +: 3];
+  assign cx_pos = c_pos_q[ctx_idx*PosW +: PosW];
+  assign cx_len = c_len_q[ctx_idx*PosW +: PosW];
+  assign cx_cnt = c_cnt_q[ctx_idx*CntW +: CntW];
+
+  // The descriptor a body flit at position 1 carries, and what it says.
+  logic [DescW-1:0] dsc, reg_desc;
+  logic [2:0] dsc_op;
+  logic [1:0] dsc_type;
+  logic [15:0] dsc_count;
+  logic [17:0] dsc_words;
+  logic [PosW-1:0] dsc_len;
+  logic dsc_bad, dsc_long, is_desc, is_half, body_live;
+  assign dsc = msg[DescW-1:0];
+  assign dsc_op = dsc[2:0];
+  assign dsc_type = dsc[4:3];
+  assign dsc_count = dsc[21:6];
+  assign dsc_words = (dsc_type == meshsync_pkg::ReduceInt64) ? {1'b0, dsc_count, 1'b0} : {2'b0, dsc_count};
+  // Names no operation of its type, or sets bits above the count.
+  assign dsc_bad = (dsc_op > 3'(meshsync_pkg::ReduceXor)) || (dsc_type > 2'(meshsync_pkg::ReduceFloat32)) ||
+                   (msg[29:DescW] != '0) ||
+                   ((dsc_type == meshsync_pkg::ReduceFloat32) && (dsc_op > 3'(meshsync_pkg::ReduceMax)));
+  assign dsc_long = dsc_words > 18'(ReduceWords);
+  assign dsc_len = PosW'(2 + 2 * dsc_words);
+  assign reg_desc = desc_q[cx_reg*DescW +: DescW];
+  assign body_live = body && cx_open && cx_live;
+  assign is_desc = body_live && (cx_pos == PosW'(1));
+  assign is_half = body_live && (cx_pos != PosW'(1));
+  // The message's length as of this flit.
+  logic [PosW-1:0] len_now;
+  assign len_now = is_desc ? dsc_len : cx_len;
+
+  assign lane_valid_o = is_half;
+  assign lane_reg_o = cx_reg;
+  assign lane_o = cx_rel ? 3'(meshsync_pkg::SlotLocal) : cx_slot;
+  assign lane_half_o = HalfW'(cx_pos - PosW'(2));
+  assign lane_data_o = msg[15:0];
+
+  // Errors of a reduction message (each is the model's violation in the same cycle).
+  logic no_head_error, desc_error, frame_error, head_error;
+  // A body flit with no message open on its input and VC.
+  assign no_head_error = body && !cx_open;
+  // A descriptor the register cannot take: no operation, longer than a lane, or not the
+  // epoch's (a release's must equal the latched one; an arrival's the latched one if any).
+  assign desc_error = is_desc && (dsc_bad || dsc_long ||
+                                  ((cx_rel || desc_set_q[cx_reg]) && (dsc != reg_desc)));
+  // The tail where the descriptor does not put it.
+  assign frame_error = body_live && (tail != ((PosW+1)'(cx_pos) + 1'b1 == (PosW+1)'(len_now)));
+
+  // A head of a member register: its kind against the epoch's, and what its payload needs.
+  always_comb begin
+    head_error = 1'b0;
+    for (int k = 0; k < NumRegs; k++) begin
+      if (hit[k] && (is_arrive || is_release)) begin
+        if (Reduce && is_arrive && kind_set_q[k] && (red_q[k] != vector)) head_error = 1'b1;
+        // An allreduce's result comes down with the release (not at the root, whose NI
+        // relays nothing: the result is in its lane 4 already).
+        if (is_release && (vector != (parent_valid_i[k] && red_q[k] && desc_q[k*DescW + 5]))) head_error = 1'b1;
+        if (vector) begin
+          if (transit_i[k] || !Reduce) head_error = 1'b1;
+          // An arrival names a lane, once an epoch.
+          if (is_arrive && (msg_slot > meshsync_pkg::SlotLocal)) head_error = 1'b1;
+          for (int s = 0; s < NumSlots; s++) begin
+            if (is_arrive && (msg_slot == DataW'(s)) && flags_i[k*NumSlots + s]) head_error = 1'b1;
+          end
+        end
+      end
+    end
+  end
+
+  // A whole message this cycle: a head alone, or a reduction message's tail.
+  logic ev_body;
+  logic [NumRegs-1:0] ev_arrive, ev_release;
+  logic [DataW-1:0] ev_slot;
+  logic [CntW-1:0] ev_cnt;
+  assign ev_body = body_live && tail;
+  always_comb begin
+    for (int k = 0; k < NumRegs; k++) begin
+      ev_arrive[k] = ev_body ? (!cx_rel && (cx_reg == RegW'(k))) : (hit[k] && is_arrive && tail);
+      ev_release[k] = ev_body ? (cx_rel && (cx_reg == RegW'(k))) : (hit[k] && is_release && tail);
+    end
+  end
+  assign ev_slot = ev_body ? DataW'(cx_slot) : msg_slot;
+  // Its slot's flag (none for a CS child's slot 15).
+  logic [NumSlots-1:0] slot_bit;
+  always_comb begin
+    slot_bit = '0;
+    for (int s = 0; s < NumSlots; s++) begin
+      if (ev_slot == DataW'(s)) slot_bit[s] = 1'b1;
+    end
+  end
+  assign ev_cnt = ev_body ? cx_cnt : msg_cnt;
+
+  always_comb begin
+    c_open_d = c_open_q;
+    c_live_d = c_live_q;
+    c_rel_d = c_rel_q;
+    c_reg_d = c_reg_q;
+    c_slot_d = c_slot_q;
+    c_pos_d = c_pos_q;
+    c_len_d = c_len_q;
+    // Each open message's head delay runs down.
+    for (int x = 0; x < NumCtx; x++) begin
+      c_cnt_d[x*CntW +: CntW] = (c_cnt_q[x*CntW +: CntW] == '0) ? '0 : c_cnt_q[x*CntW +: CntW] - 1'b1;
+    end
+    // A head of a member register with a vector behind it opens its context.
+    if (Reduce && (is_arrive || is_release) && vector && (|hit)) begin
+      c_open_d[ctx_idx] = 1'b1;
+      c_live_d[ctx_idx] = 1'b1;
+      c_rel_d[ctx_idx] = is_release;
+      c_reg_d[ctx_idx*RegW +: RegW] = hit_idx;
+      c_slot_d[ctx_idx*3 +: 3] = msg_slot[2:0];
+      c_pos_d[ctx_idx*PosW +: PosW] = PosW'(1);
+      c_cnt_d[ctx_idx*CntW +: CntW] = (msg_cnt == '0) ? '0 : msg_cnt - 1'b1;
+    end
+    if (body && cx_open) begin
+      c_pos_d[ctx_idx*PosW +: PosW] = cx_pos + 1'b1;
+      if (is_desc) c_len_d[ctx_idx*PosW +: PosW] = dsc_len;
+      if (tail) c_open_d[ctx_idx] = 1'b0;
+    end
+    // A software write starts the register afresh: its open messages' remaining flits are
+    // taken and dropped.
+    for (int x = 0; x < NumCtx; x++) begin
+      if (written_i[c_reg_d[x*RegW +: RegW]]) c_live_d[x] = 1'b0;
     end
   end
 
@@ -148,7 +356,7 @@ module meshsync_barrier_unit #(
   logic [NumRegs-1:0] slot_error, dup_error;
   // A batch may go in the cycle after it is created, and not before its message is ready.
   logic [CntW-1:0] due_new;
-  assign due_new = (msg_cnt == '0) ? '0 : msg_cnt - 1'b1;
+  assign due_new = (ev_cnt == '0) ? '0 : ev_cnt - 1'b1;
 
   for (genvar k = 0; k < NumRegs; k++) begin : gen_reg
     logic [NumSlots-1:0] flags;
@@ -160,18 +368,19 @@ module meshsync_barrier_unit #(
       arrived = arrived_i[k*ArrivedW +: ArrivedW];
       slot_error[k] = 1'b0;
       complete = 1'b0;
-      if (hit[k] && is_arrive) begin
+      if (ev_arrive[k]) begin
         for (int s = 0; s < NumSlots; s++) begin
-          if (msg_slot == DataW'(s)) begin
+          if (ev_slot == DataW'(s)) begin
             slot_error[k] = flags[s];
             flags[s] = 1'b1;
           end
         end
-        if ((msg_slot >= DataW'(NumSlots)) && (msg_slot != meshsync_pkg::SlotNone)) begin
+        if ((ev_slot >= DataW'(NumSlots)) && (ev_slot != meshsync_pkg::SlotNone)) begin
           slot_error[k] = 1'b1;
         end
         if (CountW'(arrived) >= CountW'(num_children_i[k*NumChildrenW +: NumChildrenW])) begin
-          // Children + local all here: clear for the next epoch.
+          // Children + local all here: clear for the next epoch, which may say what it
+          // is; the descriptor stays for the fold, which reads these operands.
           complete = 1'b1;
           flags = '0;
           arrived = '0;
@@ -181,9 +390,38 @@ module meshsync_barrier_unit #(
       end
     end
 
+    // The epoch: the first arrival head says what it is, the first descriptor what it
+    // reduces; completion lets the next epoch say so again (the descriptor's value stays
+    // for the fold, which reads the flags at completion), and so does a software write.
+    always_comb begin
+      operands_d[k*NumSlots +: NumSlots] = operands_q[k*NumSlots +: NumSlots];
+      kind_set_d[k] = kind_set_q[k];
+      red_d[k] = red_q[k];
+      desc_set_d[k] = desc_set_q[k];
+      desc_d[k*DescW +: DescW] = desc_q[k*DescW +: DescW];
+      if (Reduce && hit[k] && is_arrive && !kind_set_q[k]) begin
+        kind_set_d[k] = 1'b1;
+        red_d[k] = vector;
+      end
+      if (is_desc && !cx_rel && (cx_reg == RegW'(k)) && !desc_set_q[k]) begin
+        desc_set_d[k] = 1'b1;
+        desc_d[k*DescW +: DescW] = dsc;
+      end
+      if (Reduce && complete) begin
+        operands_d[k*NumSlots +: NumSlots] = flags_i[k*NumSlots +: NumSlots] | slot_bit;
+        kind_set_d[k] = 1'b0;
+        desc_set_d[k] = 1'b0;
+      end
+      if (written_i[k]) begin
+        kind_set_d[k] = 1'b0;
+        red_d[k] = 1'b0;
+        desc_set_d[k] = 1'b0;
+      end
+    end
+
     assign flags_o[k*NumSlots +: NumSlots] = flags;
     assign arrived_o[k*ArrivedW +: ArrivedW] = arrived;
-    assign create[k] = complete || (hit[k] && is_release);
+    assign create[k] = complete || ev_release[k];
     assign dup_error[k] = create[k] && (pend_q[k] || emitting_i[k]);
 
     always_comb begin
@@ -199,9 +437,9 @@ module meshsync_barrier_unit #(
     assign batch_due_o[k] = due_q[k*CntW +: CntW] == '0;
   end
 
-  // At most one batch a cycle (one message a cycle, one register per GID).
+  // At most one batch a cycle (one flit a cycle, one register per GID).
   assign batch_push_o = |create;
-  assign batch_push_release_o = is_release;
+  assign batch_push_release_o = |ev_release;
   always_comb begin
     batch_push_reg_o = '0;
     for (int k = 0; k < NumRegs; k++) begin
@@ -213,11 +451,41 @@ module meshsync_barrier_unit #(
     if (!rst_ni) begin
       pend_q <= '0;
       due_q <= '0;
+      kind_set_q <= '0;
+      red_q <= '0;
+      desc_set_q <= '0;
+      desc_q <= '0;
+      operands_q <= '0;
+      c_open_q <= '0;
+      c_live_q <= '0;
+      c_rel_q <= '0;
+      c_reg_q <= '0;
+      c_slot_q <= '0;
+      c_pos_q <= '0;
+      c_len_q <= '0;
+      c_cnt_q <= '0;
     end else begin
       pend_q <= pend_d;
       due_q <= due_d;
+      kind_set_q <= kind_set_d;
+      red_q <= red_d;
+      desc_set_q <= desc_set_d;
+      desc_q <= desc_d;
+      operands_q <= operands_d;
+      c_open_q <= c_open_d;
+      c_live_q <= c_live_d;
+      c_rel_q <= c_rel_d;
+      c_reg_q <= c_reg_d;
+      c_slot_q <= c_slot_d;
+      c_pos_q <= c_pos_d;
+      c_len_q <= c_len_d;
+      c_cnt_q <= c_cnt_d;
     end
   end
+
+  assign red_o = red_q;
+  assign desc_o = desc_q;
+  assign operands_o = operands_q;
 
 `ifndef SYNTHESIS
   // Assertions: a register with a batch pending (queued) or held by the emitter is a valid
@@ -234,11 +502,20 @@ module meshsync_barrier_unit #(
     end
   end
 `endif
-  assign idle_o = !(|pend_q);
-  assign error_o = (|slot_error) || (|dup_error);
+  // An open message whose head delay still runs keeps the unit awake: its batch's due
+  // cycle depends on it.
+  logic counting;
+  always_comb begin
+    counting = 1'b0;
+    for (int x = 0; x < NumCtx; x++) begin
+      if (c_open_q[x] && (c_cnt_q[x*CntW +: CntW] != '0)) counting = 1'b1;
+    end
+  end
+  assign idle_o = !(|pend_q) && !counting;
+  assign error_o = (|slot_error) || (|dup_error) || no_head_error || desc_error || frame_error || head_error;
 
   // Only the sync fields of the offered flits matter here.
   logic unused_flit;
-  assign unused_flit = ^{flit_i, msg};
+  assign unused_flit = ^{flit_i, msg, vc_i};
 
 endmodule

@@ -7,6 +7,10 @@
 // the forwarded worm) and `copy` (it also goes to Local), and the flits after it carry
 // `copy` up to the tail.
 //
+// A reduction message is a sync worm (docs/reduction-hardware.md): its body flits carry no
+// address and follow their head, to the barrier unit or to the head's output, which is
+// known once the head has left (follow_q, per sync VC; contract step 3).
+//
 // Arrivals are registered before their CAM lookup: a flit is written with its route and
 // the delay the flit alone implies (Trm if it is a sync message addressed here, else
 // Trn); in its arrival cycle the router looks its GID up in the register file as it is
@@ -113,7 +117,7 @@ module meshsync_input_port #(
   // Arrival: route and the delay the flit alone implies
   // ---------------------------------------------------------------------------------------
   logic in_head, in_tail, in_sync, in_yx, in_control, in_addr, in_more, in_snake, slot;
-  logic in_tree_vc, in_tree_head;
+  logic in_tree_vc, in_tree_head, in_sync_vc;
   logic [meshsync_pkg::BaseW-1:0] in_base;
   logic [PortW-1:0] xy_port, snake_port, base_port, in_first, route_port, push_out;
   logic forced;
@@ -145,6 +149,7 @@ module meshsync_input_port #(
   // Tree worms keep to VC 4; their head is an address-flit format with base 3.
   assign in_tree_vc = in_vc_i == meshsync_pkg::VcTree;
   assign in_tree_head = in_head && in_addr && (in_base == meshsync_pkg::BaseTree);
+  assign in_sync_vc = (in_vc_i == meshsync_pkg::VcSyncXy) || (in_vc_i == meshsync_pkg::VcSyncYx);
 
   meshsync_route u_route (
     .here_x_i (here_x_i),
@@ -197,6 +202,9 @@ module meshsync_input_port #(
         push_cnt = CntTrm;
         push_out = in_control ? meshsync_pkg::OutConsume : meshsync_pkg::PortLocal;
       end
+    end else if (in_sync_vc) begin
+      // A reduction message's body flit: its output is its head's, resolved at the front
+      // (follow_q); forwarded, it is ready Trn - 1 after its arrival.
     end else if (in_head) begin
       nxt_out = route_port;
       // A multidestination head addressed here: absorbed, and forwarded from the next
@@ -222,7 +230,7 @@ module meshsync_input_port #(
     worm_out_d = worm_out_q;
     worm_copy_d = worm_copy_q;
     worm_promote_d = worm_promote_q;
-    if (in_valid_i && !in_sync && !in_tree_vc) begin
+    if (in_valid_i && !in_sync && !in_sync_vc && !in_tree_vc) begin
       if (slot) begin
         worm_out_d[PortW +: PortW] = nxt_out;
         worm_copy_d[1] = nxt_copy;
@@ -254,7 +262,7 @@ module meshsync_input_port #(
     if (in_sync) expected_vc = in_yx ? meshsync_pkg::VcSyncYx : meshsync_pkg::VcSyncXy;
     else if (in_tree_head) expected_vc = meshsync_pkg::VcTree;
     else if (in_head) expected_vc = in_snake ? meshsync_pkg::VcSnake : meshsync_pkg::VcWorm;
-    else if (in_vc_i == meshsync_pkg::VcSnake || in_tree_vc) expected_vc = in_vc_i;
+    else if (in_vc_i == meshsync_pkg::VcSnake || in_tree_vc || in_sync_vc) expected_vc = in_vc_i;
     else expected_vc = meshsync_pkg::VcWorm;
   end
   assign vc_error = in_valid_i && (in_vc_i != expected_vc);
@@ -269,8 +277,10 @@ module meshsync_input_port #(
   logic [FlitW-1:0] fresh_msg;
   logic [PortW-1:0] fix_port;
 
-  // Only sync VCs are corrected; one of them at most holds a fresh entry.
-  assign fresh_valid = fresh[1] || fresh[2];
+  // Only sync heads are corrected (a body flit follows its head); one of the sync VCs at
+  // most holds a fresh entry.
+  assign fresh_valid = (fresh[1] && fresh_flit[1][meshsync_pkg::head_bit(FlitW)]) ||
+                       (fresh[2] && fresh_flit[2][meshsync_pkg::head_bit(FlitW)]);
   assign fresh_msg = fresh[2] ? fresh_flit[2] : fresh_flit[1];
   assign fresh_gid_o = fresh_msg[meshsync_pkg::GidLsb +: meshsync_pkg::GidW];
   // Addressed here and not a setup/teardown (those are OutConsume already).
@@ -292,16 +302,23 @@ module meshsync_input_port #(
   logic [CntW-1:0] head_cnt [NumVcs];
   logic sel_valid;
   logic [meshsync_pkg::VcW-1:0] sel_vc;
+  // Per sync VC (VC 1, VC 2), where the reduction message now passing went: the barrier
+  // unit (OutConsume) or an output, set as its head leaves the buffer.
+  logic [2*PortW-1:0] follow_q, follow_d;
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
     localparam bit WormVc = (v == 0) || (v == 3);
     localparam bit TreeVc = (v == 4);
+    localparam bit SyncVc = (v == 1) || (v == 2);
     localparam int unsigned Depth = TreeVc ? TreeBufferDepth :
                                     (v == 3) ? (PathWorms ? BufferDepth : 0) :
                                     WormVc ? BufferDepth : SyncBufferDepth;
     localparam int unsigned VcCntW = WormVc ? WormCntW : CntW;
-    localparam int unsigned Owner = (v == 3) ? meshsync_pkg::OwnerSnake : meshsync_pkg::OwnerWorm;
+    localparam int unsigned Owner = (v == 3) ? meshsync_pkg::OwnerSnake :
+                                    (v == 1) ? meshsync_pkg::OwnerSyncXy :
+                                    (v == 2) ? meshsync_pkg::OwnerSyncYx : meshsync_pkg::OwnerWorm;
     logic push, credit, worm_ok, relabel, cs_path;
+    logic [PortW-1:0] buf_out;
     logic [VcCntW-1:0] cnt;
     assign push = in_valid_i && (in_vc_i == meshsync_pkg::VcW'(v));
     assign pop_o[v] = gnt_i && (sel_vc == meshsync_pkg::VcW'(v));
@@ -318,7 +335,7 @@ module meshsync_input_port #(
       assign head_ready[v] = 1'b0;
       assign cnt = '0;
       assign head_flit[v] = '0;
-      assign head_out[v] = '0;
+      assign buf_out = '0;
       assign head_tag[v] = '0;
       assign full_o[v] = 1'b1;
       assign empty[v] = 1'b1;
@@ -353,7 +370,7 @@ module meshsync_input_port #(
         .head_ready_o    (head_ready[v]),
         .head_cnt_o      (cnt),
         .head_flit_o     (head_flit[v]),
-        .head_out_o      (head_out[v]),
+        .head_out_o      (buf_out),
         .head_tag_o      (head_tag[v]),
         .full_o          (full_o[v]),
         .empty_o         (empty[v]),
@@ -361,19 +378,27 @@ module meshsync_input_port #(
       );
     end
     assign head_cnt[v] = CntW'(cnt);
+    // A sync body flit goes where its head went.
+    if (SyncVc) begin : gen_follow
+      assign head_out[v] = head_flit[v][meshsync_pkg::head_bit(FlitW)] ? buf_out : follow_q[(v-1)*PortW +: PortW];
+    end else begin : gen_own_out
+      assign head_out[v] = buf_out;
+    end
     // A setup/teardown on its way through (sync VCs only; Local and OutConsume are the
     // outputs of messages addressed here).
-    assign cs_path = HasRegs && !WormVc && !TreeVc && head_flit[v][meshsync_pkg::TypeLsb + 1] &&
+    assign cs_path = HasRegs && SyncVc && head_flit[v][meshsync_pkg::head_bit(FlitW)] &&
+                     head_flit[v][meshsync_pkg::TypeLsb + 1] &&
                      (head_out[v] != meshsync_pkg::PortLocal) &&
                      (head_out[v] != meshsync_pkg::OutConsume);
     assign cs_req[v] = head_valid[v] && cs_path && !head_done[v];
 
-    // A worm flit needs its output's worm VC free when it heads the worm there, held
-    // by this input otherwise; a flit absorbed as well needs Local's held by this input
-    // (the absorbed head went there alone).
+    // A flit needs its output's VC free when it heads its message there (a single-flit
+    // sync message takes and frees it at once), held by this input otherwise; a flit
+    // absorbed as well needs Local's held by this input (the absorbed head went there
+    // alone).
     always_comb begin
       credit = 1'b0;
-      worm_ok = !WormVc;
+      worm_ok = !WormVc && !SyncVc;
       for (int o = 0; o < NumPorts; o++) begin
         if (TreeVc) begin
           // Every claimed link has a credit (claimed into an empty buffer, so it always
@@ -383,7 +408,7 @@ module meshsync_input_port #(
         end else
         if (head_out[v] == PortW'(o)) begin
           credit = credit_ok_i[o * NumVcs + v];
-          if (WormVc) begin
+          if (WormVc || SyncVc) begin
             worm_ok = (head_flit[v][meshsync_pkg::head_bit(FlitW)] || head_tag[v][1])
                       ? owner_free_i[meshsync_pkg::owner_slot(o, Owner)]
                       : owner_mine_i[meshsync_pkg::owner_slot(o, Owner)];
@@ -398,6 +423,24 @@ module meshsync_input_port #(
         eligible[v] = (head_valid[v] && (head_out[v] == meshsync_pkg::OutConsume)) || cs_req[v] ||
                       (head_ready[v] && credit && worm_ok && !(cs_path && !head_done[v]));
       end
+    end
+  end
+
+  always_comb begin
+    follow_d = follow_q;
+    for (int s = 0; s < 2; s++) begin
+      if (pop_o[s + 1] && head_flit[s + 1][meshsync_pkg::head_bit(FlitW)] &&
+          !head_flit[s + 1][meshsync_pkg::tail_bit(FlitW)]) begin
+        follow_d[s*PortW +: PortW] = head_out[s + 1];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      follow_q <= {2{meshsync_pkg::OutConsume}};
+    end else begin
+      follow_q <= follow_d;
     end
   end
 

@@ -23,6 +23,7 @@ module meshsync_mesh #(
   parameter int unsigned MaxChildren = 4,
   parameter int unsigned Trn = 5,
   parameter int unsigned Trm = 30,
+  parameter int unsigned ReduceWords = 0,
   /// Bits of an x coordinate.
   parameter int unsigned CoordXW = (MeshW > 1) ? $clog2(MeshW) : 1,
   /// Bits of a y coordinate.
@@ -104,7 +105,8 @@ module meshsync_mesh #(
         .NumRegs         (NumRegs),
         .MaxChildren     (MaxChildren),
         .Trn             (Trn),
-        .Trm             (Trm)
+        .Trm             (Trm),
+        .ReduceWords     (ReduceWords)
       ) u_router (
         .clk_i              (clk_i),
         .rst_ni             (rst_ni),

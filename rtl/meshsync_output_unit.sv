@@ -1,7 +1,7 @@
 // The output side of the router: per link the credit counters of its five VCs, and per
-// output the worm VC owners; what the flits leaving this cycle change in both. It says
+// output the VC owners; what the flits leaving this cycle change in both. It says
 // which (output, VC) has a credit, which outputs have room for a tree claim, and to each
-// input which worm VCs are free or its own.
+// input (and the emitter) which VCs are free or its own.
 module meshsync_output_unit #(
   /// Inputs: the five ports and an all-port NI's injection channels 1-3.
   parameter int unsigned NumIn = meshsync_pkg::NumPorts,
@@ -26,12 +26,11 @@ module meshsync_output_unit #(
   input  logic                                                   rst_ni,
   // Credits from downstream, bit p*NumVcs+v (the Local bits are unused).
   input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_in_i,
-  // This cycle's flits out: valid, VC, tail bit; granted to an input (not the emitter),
-  // which.
+  // This cycle's flits out: valid, VC, tail bit, and whose (an input, or NumIn: the
+  // emitter).
   input  logic [NumOut-1:0]                                      out_valid_i,
   input  logic [NumOut*meshsync_pkg::VcW-1:0]                    out_vc_i,
   input  logic [NumOut-1:0]                                      out_tail_i,
-  input  logic [NumOut-1:0]                                      out_input_i,
   input  logic [NumOut*IdxW-1:0]                                 out_idx_i,
   // This cycle's tree claim.
   input  logic [NumOut-1:0]                                      claim_ok_i,
@@ -41,9 +40,12 @@ module meshsync_output_unit #(
   // Per output: a tree head may claim it (tree VC free, buffer behind empty; NI outputs:
   // no buffer behind).
   output logic [NumOut-1:0]                                      tree_room_o,
-  // Per input: the worm VC owners in its view (meshsync_vc_owners).
+  // Per input: the VC owners in its view (meshsync_vc_owners).
   output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_owner_free_o,
   output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_owner_mine_o,
+  // The emitter's view of the five ports' sync VCs (bit o*2 + VC - 1): free / held by it.
+  output logic [meshsync_pkg::NumPorts*2-1:0]                    em_owner_free_o,
+  output logic [meshsync_pkg::NumPorts*2-1:0]                    em_owner_mine_o,
   // More credits returned than a downstream buffer holds.
   output logic                                                   error_o
 );
@@ -85,7 +87,7 @@ module meshsync_output_unit #(
   assign error_o = |credit_error;
 
   // ---------------------------------------------------------------------------------------
-  // Worm VC owners
+  // VC owners
   // ---------------------------------------------------------------------------------------
   logic [NumOut-1:0] tree_free;
 
@@ -100,13 +102,15 @@ module meshsync_output_unit #(
     .rst_ni       (rst_ni),
     .claim_ok_i   (claim_ok_i),
     .claim_idx_i  (claim_idx_i),
-    .leave_i      (out_valid_i & out_input_i),
+    .leave_i      (out_valid_i),
     .leave_vc_i   (out_vc_i),
     .leave_tail_i (out_tail_i),
     .leave_idx_i  (out_idx_i),
     .tree_free_o  (tree_free),
     .in_free_o    (in_owner_free_o),
-    .in_mine_o    (in_owner_mine_o)
+    .in_mine_o    (in_owner_mine_o),
+    .em_free_o    (em_owner_free_o),
+    .em_mine_o    (em_owner_mine_o)
   );
 
   for (genvar o = 0; o < NumOut; o++) begin : gen_tree_room

@@ -14,6 +14,7 @@ module meshsync_parameter_check #(
   parameter int unsigned MaxChildren = 4,
   parameter int unsigned Trn = 5,
   parameter int unsigned Trm = 30,
+  parameter int unsigned ReduceWords = 0,
   parameter int unsigned NiPorts = 1
 ) ();
 
@@ -49,6 +50,12 @@ module meshsync_parameter_check #(
   end
   if (Trm < 1) begin : gen_check_trm
     $error("Trm must be at least 1 cycle");
+  end
+  if (ReduceWords > 65535) begin : gen_check_reduce_words
+    $error("ReduceWords must be at most 65535 (a 16-bit count)");
+  end
+  if (ReduceWords > 0 && NumRegs == 0) begin : gen_check_reduce_regs
+    $error("ReduceWords needs barrier registers (NumRegs >= 1): the lanes are theirs");
   end
   if (NiPorts != 1 && NiPorts != 4) begin : gen_check_ni_ports
     $error("NiPorts must be 1 (one-port) or 4 (all-port)");

@@ -118,24 +118,36 @@ package meshsync_pkg;
     ReduceOr  = 3'd4,
     ReduceXor = 3'd5
   } reduce_op_t;
+  // A reduction message's descriptor flit (its payload bits 21:0): op in 2:0, type in 4:3,
+  // all (1: allreduce) in 5, the element count in 21:6; bits 29:22 are 0.
+  localparam int unsigned DescW = 22;
   typedef enum logic [1:0] {
     ReduceInt32   = 2'd0,
     ReduceInt64   = 2'd1,
     ReduceFloat32 = 2'd2
   } reduce_type_t;
 
-  // Worm VC owners: per output, the VCs a worm holds from its head to its tail (owner slot
-  // s of output o is bit owner_slot(o, s) of the owner buses).
-  localparam int unsigned OwnerWorm = 0;   // VC 0
-  localparam int unsigned OwnerSnake = 1;  // VC 3
-  localparam int unsigned OwnerTree = 2;   // VC 4
-  localparam int unsigned NumOwners = 3;
+  // VC owners: per output, the VCs a message holds from its head to its tail (owner slot
+  // s of output o is bit owner_slot(o, s) of the owner buses). Every VC has one: a worm
+  // holds VC 0, 3 or 4, a reduction message (a sync worm) VC 1 or 2, and a single-flit
+  // sync message takes and frees its VC in one grant (docs/reduction-hardware.md).
+  localparam int unsigned OwnerWorm = 0;    // VC 0
+  localparam int unsigned OwnerSnake = 1;   // VC 3
+  localparam int unsigned OwnerTree = 2;    // VC 4
+  localparam int unsigned OwnerSyncXy = 3;  // VC 1
+  localparam int unsigned OwnerSyncYx = 4;  // VC 2
+  localparam int unsigned NumOwners = 5;
   function automatic int owner_slot(input int port, input int owner);
     owner_slot = port * NumOwners + owner;
   endfunction
   // The VC of an owner slot.
   function automatic logic [2:0] owner_vc(input int owner);
-    owner_vc = (owner == OwnerWorm) ? VcWorm : (owner == OwnerSnake) ? VcSnake : VcTree;
+    owner_vc = (owner == OwnerWorm) ? VcWorm : (owner == OwnerSnake) ? VcSnake :
+               (owner == OwnerTree) ? VcTree : (owner == OwnerSyncXy) ? VcSyncXy : VcSyncYx;
+  endfunction
+  // The owner slot of a sync VC (VC 1 or 2).
+  function automatic int sync_owner(input logic yx);
+    sync_owner = yx ? OwnerSyncYx : OwnerSyncXy;
   endfunction
 
   // The output that takes input i's flits for the NI: Local, or in an all-port router

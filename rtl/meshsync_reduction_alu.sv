@@ -18,8 +18,10 @@ module meshsync_reduction_alu #(
   /// float32 sum, min and max.
   parameter bit Float32 = 1'b1
 ) (
-  input  meshsync_pkg::reduce_op_t   op_i,
-  input  meshsync_pkg::reduce_type_t type_i,
+  // A reduce_op_t and a reduce_type_t, as the descriptor's bits carry them (Yosys 0.23
+  // cannot cast to a package's type).
+  input  logic [2:0]                 op_i,
+  input  logic [1:0]                 type_i,
   input  logic [63:0]                a_i,
   input  logic [63:0]                b_i,
   output logic [63:0]                result_o,

@@ -5,7 +5,7 @@
 // with guard, round and sticky bits, add or subtract, normalize (never below the
 // smallest exponent: that is a subnormal), round, and overflow to infinity.
 module meshsync_reduction_float32 (
-  input  meshsync_pkg::reduce_op_t op_i,
+  input  logic [2:0]               op_i,  // a reduce_op_t
   input  logic [31:0]              a_i,
   input  logic [31:0]              b_i,
   output logic [31:0]              result_o

@@ -8,7 +8,7 @@
 // This module is wiring: the input units (meshsync_input_port, one per input, with the
 // CAM lookup of their arrivals), the barrier unit with its register file and emitter,
 // the tree claim, the switch allocator, the crossbar and the output unit (credits and
-// worm VC owners).
+// VC owners).
 //
 // Timing at the ports (c is the current cycle):
 //   - a flit presented on in_* in cycle c-1 is in its input buffer in cycle c (arrival c);
@@ -51,6 +51,9 @@ module meshsync_router #(
   parameter int unsigned Trn = 5,
   /// Router delay when a sync message is processed (cycles, >= 1).
   parameter int unsigned Trm = 30,
+  /// 32-bit words of a vector a barrier register reduces (docs/reduction-hardware.md): five
+  /// lanes of this many words per register. 0: no in-network reduction (the design point).
+  parameter int unsigned ReduceWords = 0,
   /// NI channels: 1 (one-port) or 4 (all-port: injection channels 1-3 enter on inputs
   /// 5-7, and each link input p ejects on its own output 4+p; docs/microarchitecture.md).
   parameter int unsigned NiPorts = 1,
@@ -130,6 +133,7 @@ module meshsync_router #(
     .MaxChildren     (MaxChildren),
     .Trn             (Trn),
     .Trm             (Trm),
+    .ReduceWords     (ReduceWords),
     .NiPorts         (NiPorts)
   ) u_parameter_check ();
 
@@ -217,7 +221,8 @@ module meshsync_router #(
   logic [NumPorts*NumVcs-1:0] credit_ok;
   logic [NumOut-1:0] tree_room;
   logic [NumIn*NumPorts*NumOwners-1:0] owner_free, owner_mine;
-  logic [NumOut-1:0] gnt_valid, gnt_input, out_tail;
+  logic [NumOut-1:0] gnt_valid, out_tail;
+  logic [NumPorts*2-1:0] em_owner_free, em_owner_mine;
   logic [NumOut*IdxW-1:0] gnt_idx;
   logic credit_error;
 
@@ -343,19 +348,39 @@ module meshsync_router #(
     logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
     logic unit_error, unit_idle, regfile_error, emitter_idle, emitter_error, cs_valid, cs_setup;
     logic [GidW-1:0] cs_gid;
+    // In-network reduction: the registers' epochs, the unit's half-word writes, the
+    // emitter's fold and streams through the lanes.
+    localparam int unsigned LaneWords = (ReduceWords > 0) ? ReduceWords : 1;
+    localparam int unsigned WordW = (LaneWords > 1) ? $clog2(LaneWords) : 1;
+    localparam int unsigned HalfW = WordW + 1;
+    logic [NumRegs-1:0] red;
+    logic [NumRegs*meshsync_pkg::DescW-1:0] desc;
+    logic [NumRegs*meshsync_pkg::NumSlots-1:0] operands;
+    logic lane_valid, fold_valid, fold_wide;
+    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] lane_reg;
+    logic [2:0] lane_idx, rd_lane_a, rd_lane_b;
+    logic [HalfW-1:0] lane_half;
+    logic [15:0] lane_data;
+    logic [WordW-1:0] rd_word, fold_word;
+    logic [63:0] rd_a, rd_b, fold_data;
+    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] lane_held;
+    logic [NumPorts*HalfW-1:0] st_half;
+    logic [NumPorts*16-1:0] st_data;
 
     meshsync_barrier_unit #(
       .FlitW        (FlitW),
       .NumRegs      (NumRegs),
       .NumChildrenW (NumChildrenW),
       .ArrivedW     (ArrivedW),
-      .CntW         (CntW)
+      .CntW         (CntW),
+      .ReduceWords  (ReduceWords)
     ) u_unit (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
       .consume_i       (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
       .cs_i            (req_cs[NumPorts-1:0]),
       .flit_i          (req_flit[NumPorts*FlitW-1:0]),
+      .vc_i            (req_vc[NumPorts*VcW-1:0]),
       .cnt_i           (req_cnt[NumPorts*CntW-1:0]),
       .take_o          (unit_take),
       .relabel_o       (unit_relabel),
@@ -365,12 +390,22 @@ module meshsync_router #(
       .cs_gid_o        (cs_gid),
       .valid_i         (reg_valid),
       .member_i        (reg_member),
+      .transit_i       (reg_transit),
+      .parent_valid_i  (parent_valid),
       .gid_i           (reg_gid),
       .num_children_i  (reg_num_children),
       .flags_i         (flags_q),
       .arrived_i       (arrived_q),
       .flags_o         (flags_bu),
       .arrived_o       (arrived_bu),
+      .red_o           (red),
+      .desc_o          (desc),
+      .operands_o      (operands),
+      .lane_valid_o    (lane_valid),
+      .lane_reg_o      (lane_reg),
+      .lane_o          (lane_idx),
+      .lane_half_o     (lane_half),
+      .lane_data_o     (lane_data),
       .batch_push_o    (batch_push),
       .batch_push_reg_o (batch_push_reg),
       .batch_push_release_o (batch_push_release),
@@ -428,7 +463,8 @@ module meshsync_router #(
       .MaxChildren  (MaxChildren),
       .CoordXW      (CoordXW),
       .CoordYW      (CoordYW),
-      .NumChildrenW (NumChildrenW)
+      .NumChildrenW (NumChildrenW),
+      .ReduceWords  (ReduceWords)
     ) u_emitter (
       .clk_i           (clk_i),
       .rst_ni          (rst_ni),
@@ -450,8 +486,25 @@ module meshsync_router #(
       .child_x_i       (reg_child_x),
       .child_y_i       (reg_child_y),
       .child_route_i   (reg_child_route),
+      .red_i           (red),
+      .desc_i          (desc),
+      .operands_i      (operands),
+      .lane_reg_o      (lane_held),
+      .rd_lane_a_o     (rd_lane_a),
+      .rd_lane_b_o     (rd_lane_b),
+      .rd_word_o       (rd_word),
+      .rd_a_i          (rd_a),
+      .rd_b_i          (rd_b),
+      .fold_valid_o    (fold_valid),
+      .fold_wide_o     (fold_wide),
+      .fold_word_o     (fold_word),
+      .fold_data_o     (fold_data),
+      .st_half_o       (st_half),
+      .st_data_i       (st_data),
       .written_i       (written),
       .credit_ok_i     (credit_ok),
+      .owner_free_i    (em_owner_free),
+      .owner_mine_i    (em_owner_mine),
       .offer_o         (offer),
       .offer_flit_o    (offer_flit),
       .offer_vc_o      (offer_vc),
@@ -459,6 +512,40 @@ module meshsync_router #(
       .idle_o          (emitter_idle),
       .error_o         (emitter_error)
     );
+
+    if (ReduceWords > 0) begin : gen_lanes
+      meshsync_reduction_lanes #(
+        .NumRegs     (NumRegs),
+        .ReduceWords (ReduceWords)
+      ) u_lanes (
+        .clk_i        (clk_i),
+        .hw_valid_i   (NumPorts'(lane_valid)),
+        .hw_reg_i     ((NumPorts*((NumRegs > 1) ? $clog2(NumRegs) : 1))'(lane_reg)),
+        .hw_lane_i    ((NumPorts*3)'(lane_idx)),
+        .hw_half_i    ((NumPorts*HalfW)'(lane_half)),
+        .hw_data_i    ((NumPorts*16)'(lane_data)),
+        .reg_i        (lane_held),
+        .fold_valid_i (fold_valid),
+        .fold_wide_i  (fold_wide),
+        .fold_word_i  (fold_word),
+        .fold_data_i  (fold_data),
+        .rd_lane_a_i  (rd_lane_a),
+        .rd_lane_b_i  (rd_lane_b),
+        .rd_word_i    (rd_word),
+        .rd_a_o       (rd_a),
+        .rd_b_o       (rd_b),
+        .st_half_i    (st_half),
+        .st_data_o    (st_data)
+      );
+    end else begin : gen_no_lanes
+      // No lanes: the unit refuses every reduction message, so nothing reads or writes.
+      assign rd_a = '0;
+      assign rd_b = '0;
+      assign st_data = '0;
+      logic unused_lanes;
+      assign unused_lanes = ^{lane_valid, lane_reg, lane_idx, lane_half, lane_data, fold_valid, fold_wide,
+                             fold_word, fold_data, rd_lane_a, rd_lane_b, rd_word, st_half, lane_held};
+    end
 
     assign barrier_error = unit_error || regfile_error || emitter_error;
     assign barrier_idle = unit_idle && emitter_idle;
@@ -504,7 +591,7 @@ module meshsync_router #(
     assign barrier_error = 1'b0;
     assign barrier_idle = 1'b1;
     logic unused_barrier;
-    assign unused_barrier = ^{offer, offer_gnt, req_cnt, reg_req, reg_child_x_i, reg_child_y_i,
+    assign unused_barrier = ^{offer, offer_gnt, req_cnt, reg_req, em_owner_free, em_owner_mine, req_vc, reg_child_x_i, reg_child_y_i,
                               reg_child_route_i};
   end
 
@@ -572,7 +659,6 @@ module meshsync_router #(
     .offer_i       (offer),
     .gnt_valid_o   (gnt_valid),
     .gnt_idx_o     (gnt_idx),
-    .gnt_input_o   (gnt_input),
     .in_gnt_o      (in_gnt),
     .offer_gnt_o   (offer_gnt)
   );
@@ -636,7 +722,7 @@ module meshsync_router #(
   );
 
   // ---------------------------------------------------------------------------------------
-  // Output unit: what leaving flits change in credits and worm VC owners
+  // Output unit: what leaving flits change in credits and VC owners
   // ---------------------------------------------------------------------------------------
   for (genvar o = 0; o < NumOut; o++) begin : gen_out_tail
     assign out_tail[o] = out_flit_o[o*FlitW + TailBit];
@@ -659,7 +745,6 @@ module meshsync_router #(
     .out_valid_i     (out_valid_o),
     .out_vc_i        (out_vc_o),
     .out_tail_i      (out_tail),
-    .out_input_i     (gnt_input),
     .out_idx_i       (gnt_idx),
     .claim_ok_i      (claim_ok),
     .claim_idx_i     (claim_idx),
@@ -667,6 +752,8 @@ module meshsync_router #(
     .tree_room_o     (tree_room),
     .in_owner_free_o (owner_free),
     .in_owner_mine_o (owner_mine),
+    .em_owner_free_o (em_owner_free),
+    .em_owner_mine_o (em_owner_mine),
     .error_o         (credit_error)
   );
 

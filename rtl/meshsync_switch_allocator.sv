@@ -33,10 +33,9 @@ module meshsync_switch_allocator #(
   input  logic [NumIn-1:0]                            take_i,
   // The emitter's offer per port.
   input  logic [meshsync_pkg::NumPorts-1:0]           offer_i,
-  // Per output: granted and used, to which requester, and whether that is an input.
+  // Per output: granted and used, and to which requester (NumIn: the emitter).
   output logic [NumOut-1:0]                           gnt_valid_o,
   output logic [NumOut*IdxW-1:0]                      gnt_idx_o,
-  output logic [NumOut-1:0]                           gnt_input_o,
   // Per input: its head flit leaves (one pop, whatever it was sent to).
   output logic [NumIn-1:0]                            in_gnt_o,
   // Per port: the emitter's offer leaves.
@@ -187,10 +186,6 @@ module meshsync_switch_allocator #(
   if (!HasEmitter) begin : gen_no_emitter
     logic unused_offer;
     assign unused_offer = ^offer_i;
-  end
-
-  for (genvar o = 0; o < NumOut; o++) begin : gen_input_grant
-    assign gnt_input_o[o] = gnt_valid_o[o] && !by_emitter(gnt_idx[o*IdxW +: IdxW]);
   end
 
 endmodule

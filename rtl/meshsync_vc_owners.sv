@@ -1,8 +1,10 @@
-// The worm VC owners of the outputs: per output and owner slot (VC 0, VC 3, VC 4;
-// meshsync_pkg::owner_slot), the input that holds the VC from a worm's head to its tail,
-// so that two worms never interleave on one VC. A worm takes its VC when its head leaves,
-// and a tree worm when its head claims the output (before any flit leaves). The inputs
-// read the owners through their own view, where port 0 is their NI output.
+// The VC owners of the outputs: per output and owner slot (one per VC;
+// meshsync_pkg::owner_slot), the input or the barrier emitter (index NumIn) that holds
+// the VC from a message's head to its tail, so that two messages never interleave on one
+// VC. A message takes its VC when its head leaves (a single flit takes and frees it at
+// once), and a tree worm when its head claims the output (before any flit leaves). The
+// inputs read the owners through their own view, where port 0 is their NI output; the
+// emitter reads the sync VCs of the five ports.
 module meshsync_vc_owners #(
   /// Inputs: the five ports and an all-port NI's injection channels 1-3.
   parameter int unsigned NumIn = meshsync_pkg::NumPorts,
@@ -20,8 +22,8 @@ module meshsync_vc_owners #(
   // The tree claim of this cycle: the outputs whose tree VC the claimant gets.
   input  logic [NumOut-1:0]                                claim_ok_i,
   input  logic [InW-1:0]                                   claim_idx_i,
-  // Per output: an input's flit leaves on it (not the emitter's), on which VC, its tail
-  // bit, and which input.
+  // Per output: a flit leaves on it, on which VC, its tail bit, and whose (an input's
+  // index, or NumIn: the emitter's).
   input  logic [NumOut-1:0]                                leave_i,
   input  logic [NumOut*meshsync_pkg::VcW-1:0]              leave_vc_i,
   input  logic [NumOut-1:0]                                leave_tail_i,
@@ -31,16 +33,20 @@ module meshsync_vc_owners #(
   // Per input, per port and owner slot (port 0: the input's NI output): free / held by
   // that input.
   output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_free_o,
-  output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_mine_o
+  output logic [NumIn*meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] in_mine_o,
+  // The emitter's view, per port o and sync VC (bit o*2 + VC - 1): free / held by it.
+  output logic [meshsync_pkg::NumPorts*2-1:0]              em_free_o,
+  output logic [meshsync_pkg::NumPorts*2-1:0]              em_mine_o
 );
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned NumOwners = meshsync_pkg::NumOwners;
-  localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned VcW = meshsync_pkg::VcW;
+  // An owner is an input or the emitter: a grant's index.
+  localparam int unsigned OwnW = IdxW;
 
   logic [NumOut*NumOwners-1:0] valid_q, valid_d;
-  logic [NumOut*NumOwners*PortW-1:0] owner_q, owner_d;
+  logic [NumOut*NumOwners*OwnW-1:0] owner_q, owner_d;
 
   always_comb begin
     valid_d = valid_q;
@@ -49,15 +55,15 @@ module meshsync_vc_owners #(
     for (int o = 0; o < NumOut; o++) begin
       if (claim_ok_i[o]) begin
         valid_d[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)] = 1'b1;
-        owner_d[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)*PortW +: PortW] = PortW'(claim_idx_i);
+        owner_d[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)*OwnW +: OwnW] = OwnW'(claim_idx_i);
       end
     end
-    // A worm that an input wins holds the output's worm VC until its tail.
+    // A message that an input or the emitter wins holds the output's VC until its tail.
     for (int o = 0; o < NumOut; o++) begin
       for (int s = 0; s < NumOwners; s++) begin
         if (leave_i[o] && (leave_vc_i[o*VcW +: VcW] == meshsync_pkg::owner_vc(s))) begin
           valid_d[meshsync_pkg::owner_slot(o, s)] = !leave_tail_i[o];
-          owner_d[meshsync_pkg::owner_slot(o, s)*PortW +: PortW] = PortW'(leave_idx_i[o*IdxW +: IdxW]);
+          owner_d[meshsync_pkg::owner_slot(o, s)*OwnW +: OwnW] = leave_idx_i[o*IdxW +: IdxW];
         end
       end
     end
@@ -83,8 +89,8 @@ module meshsync_vc_owners #(
         for (int s = 0; s < NumOwners; s++) begin
           if (leave_i[o] && (leave_vc_i[o*VcW +: VcW] == meshsync_pkg::owner_vc(s)) &&
               valid_q[meshsync_pkg::owner_slot(o, s)]) begin
-            VcOwnerLeaves_A: assert (owner_q[meshsync_pkg::owner_slot(o, s)*PortW +: PortW] ==
-                                     PortW'(leave_idx_i[o*IdxW +: IdxW]))
+            VcOwnerLeaves_A: assert (owner_q[meshsync_pkg::owner_slot(o, s)*OwnW +: OwnW] ==
+                                     leave_idx_i[o*IdxW +: IdxW])
               else $error("a flit left on output %0d's VC %0d, held by another input", o,
                           meshsync_pkg::owner_vc(s));
           end
@@ -105,8 +111,16 @@ module meshsync_vc_owners #(
         localparam int unsigned Slot = meshsync_pkg::owner_slot(O, s);
         localparam int unsigned Bit = i*NumPorts*NumOwners + meshsync_pkg::owner_slot(p, s);
         assign in_free_o[Bit] = !valid_q[Slot];
-        assign in_mine_o[Bit] = valid_q[Slot] && (owner_q[Slot*PortW +: PortW] == PortW'(i));
+        assign in_mine_o[Bit] = valid_q[Slot] && (owner_q[Slot*OwnW +: OwnW] == OwnW'(i));
       end
+    end
+  end
+
+  for (genvar p = 0; p < NumPorts; p++) begin : gen_emitter_view
+    for (genvar y = 0; y < 2; y++) begin : gen_sync
+      localparam int unsigned Slot = meshsync_pkg::owner_slot(p, meshsync_pkg::sync_owner(y != 0));
+      assign em_free_o[p*2 + y] = !valid_q[Slot];
+      assign em_mine_o[p*2 + y] = valid_q[Slot] && (owner_q[Slot*OwnW +: OwnW] == OwnW'(NumIn));
     end
   end
 

@@ -18,6 +18,9 @@ set(MESHSYNC_RTL_MODULES
   meshsync_crossbar.sv
   meshsync_group_cam.sv
   meshsync_tree_claim.sv
+  meshsync_reduction_float32.sv
+  meshsync_reduction_alu.sv
+  meshsync_reduction_lanes.sv
   meshsync_barrier_regfile.sv
   meshsync_barrier_unit.sv
   meshsync_emitter_read_mux.sv
@@ -27,7 +30,7 @@ set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)
 foreach(m ${MESHSYNC_RTL_MODULES})
   list(APPEND MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/${m})
 endforeach()
-# The reduction ALU and lanes (issue 24): not in the router yet; tested and synthesized alone.
+# The reduction ALU and lanes (issue 24), also tested and synthesized alone.
 set(MESHSYNC_RTL_REDUCTION_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv
   ${MESHSYNC_RTL_DIR}/meshsync_reduction_float32.sv ${MESHSYNC_RTL_DIR}/meshsync_reduction_alu.sv)
 set(MESHSYNC_RTL_LANES_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv ${MESHSYNC_RTL_DIR}/meshsync_reduction_lanes.sv)

@@ -34,6 +34,9 @@ class ExternalRouter {
   // Whether it carries tree worms (docs/tree-multicast.md): single RTL routers do, the
   // RTL mesh block's boundary does not.
   virtual bool carries_tree_worms() const { return true; }
+  // Words of a vector its barrier registers reduce (RTL ReduceWords; 0: none, as at the
+  // RTL mesh block's boundary, which carries no reduction messages).
+  virtual std::uint32_t reduce_words() const { return 0; }
 };
 
 class ExternalRouters {

@@ -98,6 +98,10 @@ class NetworkCore : private RouterLinks {
   // before the first cycle.
   void set_external(ExternalRouters* ext);
   bool is_external(NodeId n) const { return !ext_.empty() && ext_[n] != nullptr; }
+  // Words of a vector node n's router reduces: the configuration's, or an RTL router's own.
+  std::uint32_t reduce_words(NodeId n) const {
+    return is_external(n) ? ext_[n]->reduce_words() : cfg_.router.reduce_words;
+  }
   // Every router carries tree worms (no external router refuses them).
   bool carries_tree_worms() const;
 

@@ -122,6 +122,11 @@ struct Parameter {
   // A parameter whose 0 means "the feature is absent" takes 0 below its minimum; this
   // says what 0 builds (validate()'s message), or nullptr.
   const char* zero_means = nullptr;
+  // A capacity of the RTL router rather than a behaviour: any build serves a run whatever
+  // its value (rtl::matches), and a request that does not fit a build's is refused where
+  // it is made (the lanes' words: NetworkInterface::do_reduce). Two routers that differ
+  // in it behave alike on everything both can hold.
+  bool rtl_capacity = false;
 
   const char* json_object() const { return timing != nullptr ? "timing" : "router"; }
   // The field in a NetworkConfig (or anything with `timing` and `router` members).
@@ -175,9 +180,9 @@ inline constexpr Parameter kParameters[] = {
      "8-bit GID space", nullptr, &RouterParams::barrier_registers},
     {"max-children", "max_children", "MaxChildren", 4, 4, 64, "", "children one barrier register holds",
      "a BTM member has up to 4", "", nullptr, &RouterParams::max_children},
-    {"reduce-words", "reduce_words", nullptr, 0, 1, 65535, "",
+    {"reduce-words", "reduce_words", "ReduceWords", 0, 1, 65535, "",
      "32-bit words of a vector a barrier register reduces in the router (0: no in-network reduction)", "",
-     "a 16-bit count", nullptr, &RouterParams::reduce_words, nullptr, 0, "no in-network reduction"},
+     "a 16-bit count", nullptr, &RouterParams::reduce_words, nullptr, 0, "no in-network reduction", true},
     {"ni", "ni_ports", "NiPorts", 1, 1, 4, "", "one-port | all-port (4 injection, 4 ejection channels)", "", "",
      nullptr, &RouterParams::ni_ports, kNiChoices, std::size(kNiChoices)},
 };

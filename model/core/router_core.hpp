@@ -96,6 +96,9 @@ class RouterCore {
   // The next cycle at which step() has something to do, or kNever.
   std::uint64_t next_wake(std::uint64_t cycle) const;
   bool idle() const;
+  // Idle at the start of cycle c as the RTL's idle_o says (rtl/meshsync_router.sv): also
+  // no reduction message open whose head's delay still runs (the RTL counts it down).
+  bool idle(std::uint64_t c) const { return idle() && !barrier_.counting(c); }
   // A sync message is buffered here, waits in a barrier register or at the NI's
   // injection channel (background load keeps routers busy; barriers wait for these).
   bool holds_sync() const;

@@ -45,7 +45,7 @@ int ModelCycle::credits() const {
 
 ModelCycle step_core(RouterCore& core, std::uint64_t c) {
   ModelCycle m;
-  m.idle_before = core.idle();
+  m.idle_before = core.idle(c);
   CaptureLinks links(m);
   try {
     core.step(c, links);

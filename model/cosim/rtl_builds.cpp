@@ -39,7 +39,7 @@ const RtlBuild& find_rtl_build(const NetworkConfig& cfg, const std::string& name
     have += (have.empty() ? "" : "; ") + describe(b.params);
   }
   const RtlParams run = router_params(cfg);
-  throw ConfigError("no Verilated RTL router matches this run (" + describe_router(run) + ", mesh " +
+  throw ConfigError("no Verilated RTL router matches this run (" + describe_router(run, false) + ", mesh " +
                     std::to_string(cfg.mesh.width) + "x" + std::to_string(cfg.mesh.height) + "); built: " + have +
                     " (add a configuration with use cosim to rtl/configurations.txt)");
 }

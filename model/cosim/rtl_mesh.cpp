@@ -38,6 +38,7 @@ class RtlSite final : public ExternalRouter {
 
   RtlRouter& router() { return *router_; }
   NodeId id() const { return id_; }
+  std::uint32_t reduce_words() const override { return router_->params().router.reduce_words; }
 
   std::uint64_t inject(const Flit& f, std::uint64_t cycle, int channel) override {
     local_.at(static_cast<std::size_t>(channel)).push(f, cycle);
@@ -273,8 +274,8 @@ class RtlSite final : public ExternalRouter {
     const auto sends = [&](int p) {
       return popped[p] && popped[p]->vc() == vc && encode_flit(as_sent(p), mesh_) == bits;
     };
-    // Flits after a head carry no address: they follow their head's input (the worm VC
-    // lock).
+    // Flits after a head carry no address: they follow their head's input (every VC's
+    // owner rule; a reduction message is a worm on a sync VC).
     // Several inputs may pop flits with the same bits in a cycle (two heads for this
     // node, say), so only the inputs that can use output `o` are candidates: with an
     // all-port NI a link input's flits for the NI leave on its own ejection output alone.
@@ -283,8 +284,10 @@ class RtlSite final : public ExternalRouter {
       return o == 0 ? ejection_output(p, router_->params().ni_ports()) == 0 : p == o - kPorts + 1;
     };
     std::optional<int> from;
-    if (is_worm_vc(vc) && !head) {
-      from = worm_from_[o][worm_slot(vc)];
+    if (!head) {
+      const int p = message_from_[o][vc];
+      if (p == kFromEmitter) return emitted(o, vc, bits);
+      if (p >= 0) from = p;
     } else {
       for (int p = 0; p < inputs() && !from; ++p)
         if (can_use(p) && sends(p)) from = p;
@@ -293,13 +296,19 @@ class RtlSite final : public ExternalRouter {
     if (from && popped[*from]) {
       f = as_sent(*from);
     } else if (is_sync_head(bits)) {
-      return decode_sync(bits, mesh_, id_);  // made by the barrier unit
+      // Made by the barrier unit; a reduction message's flits follow from there.
+      const Flit f = decode_sync(bits, mesh_, id_);
+      if (!tail) {
+        message_from_[o][vc] = kFromEmitter;
+        emitter_head_[o][vc] = f;
+      }
+      return f;
     }
     if (!f || encode_flit(*f, mesh_) != bits)
       throw LockstepError("RTL router " + where(mesh_, id_) + " sent " + describe_flit(bits) +
                           " on port " + output_label(o) + " in cycle " + std::to_string(c) +
                           ", a flit no input holds");
-    if (is_worm_vc(vc)) worm_from_[o][worm_slot(vc)] = tail ? -1 : *from;
+    message_from_[o][vc] = tail ? -1 : *from;
     return *f;
   }
 
@@ -316,10 +325,23 @@ class RtlSite final : public ExternalRouter {
   RegOp op_ = RegOp::None;
   bool reg_ok_ = false;
   std::array<std::array<std::deque<Flit>, kRtlVcs>, kRtlInputs> inside_;
-  // Input holding each output's worm VCs (VC 0, VC 3, VC 4).
-  static constexpr int worm_slot(int vc) { return vc == kWormVc ? 0 : vc == kSnakeVc ? 1 : 2; }
-  std::array<std::array<int, 3>, kRtlOutputs> worm_from_ = [] {
-    std::array<std::array<int, 3>, kRtlOutputs> a{};
+  // A flit after the head of a reduction message the barrier unit made: the head's fields,
+  // and the bits' payload.
+  Flit emitted(int o, int vc, std::uint32_t bits) {
+    Flit f = emitter_head_[o][vc];
+    f.head = false;
+    f.tail = flit_format::kTail.get(bits);
+    f.payload = flit_format::kPayload.get(bits);
+    f.seq = ++emitter_head_[o][vc].seq;
+    if (f.tail) message_from_[o][vc] = -1;
+    return f;
+  }
+
+  // Input holding each output's VCs (-1: none; kFromEmitter: the barrier unit's worm).
+  static constexpr int kFromEmitter = -2;
+  std::array<std::array<Flit, kRtlVcs>, kRtlOutputs> emitter_head_{};
+  std::array<std::array<int, kRtlVcs>, kRtlOutputs> message_from_ = [] {
+    std::array<std::array<int, kRtlVcs>, kRtlOutputs> a{};
     for (auto& o : a) o.fill(-1);
     return a;
   }();

@@ -94,7 +94,7 @@ const MeshBuild& find_mesh_build(const NetworkConfig& cfg, const std::string& na
   const RtlParams run = router_params(cfg);
   throw ConfigError("no Verilated RTL mesh matches this run (" + std::to_string(cfg.mesh.width) + "x" +
                     std::to_string(cfg.mesh.height) + ", tp " + std::to_string(cfg.timing.tp) + ", " +
-                    describe_router(run) + "); built: " + (have.empty() ? "none" : have) +
+                    describe_router(run, false) + "); built: " + (have.empty() ? "none" : have) +
                     " (configure with -DMESHSYNC_RTL_MESH=ON; add a configuration with use mesh "
                     "to rtl/configurations.txt for other sizes)");
 }

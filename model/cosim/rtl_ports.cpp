@@ -30,14 +30,13 @@ bool is_sync_head(std::uint32_t b) { return ff::kHead.get(b) && ff::kSync.get(b)
 Flit decode_sync(std::uint32_t b, const MeshShape& mesh, NodeId self) {
   const Coord dest{static_cast<int>(ff::kDestX.get(b)), static_cast<int>(ff::kDestY.get(b))};
   // Refused rather than made into some other message: a wrong RTL flit must show as one.
-  if (!ff::kTail.get(b))
-    throw FlitFormatError("RTL sync message " + describe_flit(b) + " has no tail bit (sync messages are single flits)");
   if (!mesh.contains(dest))
     throw FlitFormatError("RTL sync message " + describe_flit(b) + " is addressed outside the " +
                           std::to_string(mesh.width) + "x" + std::to_string(mesh.height) + " mesh");
-  return make_sync(static_cast<SyncType>(ff::kType.get(b)), static_cast<std::uint8_t>(ff::kGid.get(b)),
-                   self, mesh.id(dest), ff::kRoute.get(b) ? Route::YX : Route::XY,
-                   static_cast<std::uint8_t>(ff::kData.get(b)));
+  Flit f = make_sync(static_cast<SyncType>(ff::kType.get(b)), static_cast<std::uint8_t>(ff::kGid.get(b)), self,
+                     mesh.id(dest), ff::kRoute.get(b) ? Route::YX : Route::XY, static_cast<std::uint8_t>(ff::kData.get(b)));
+  f.tail = ff::kTail.get(b);  // 0: a reduction message's head, its vector behind it
+  return f;
 }
 
 std::string describe_flit(std::uint32_t b) {
@@ -112,14 +111,14 @@ RtlParams router_params(const NetworkConfig& c) {
 
 bool matches(const RtlParams& p, const NetworkConfig& c) {
   for (const Parameter& row : kParameters)
-    if (row.rtl != nullptr && row.of(p) != row.of(c)) return false;
+    if (row.rtl != nullptr && !row.rtl_capacity && row.of(p) != row.of(c)) return false;
   return c.mesh.width <= p.mesh_w && c.mesh.height <= p.mesh_h;
 }
 
-std::string describe_router(const RtlParams& p) {
+std::string describe_router(const RtlParams& p, bool capacities) {
   std::string s;
   for (const Parameter& row : kParameters)
-    if (row.rtl != nullptr) s += (s.empty() ? "" : ", ") + std::string(row.name) + " " + value_text(row, row.of(p));
+    if (row.rtl != nullptr && (capacities || !row.rtl_capacity)) s += (s.empty() ? "" : ", ") + std::string(row.name) + " " + value_text(row, row.of(p));
   return s;
 }
 

@@ -70,13 +70,16 @@ NetworkConfig network_config(const RtlParams& p);
 // `c` with the router `p` was built as (its Verilog parameters), the rest kept: a run
 // that matches that configuration.
 NetworkConfig with_router(NetworkConfig c, const RtlParams& p);
-// Whether a run with `c` can use routers built with `p`.
+// Whether a run with `c` can use routers built with `p`: every parameter equal but the
+// capacities (Parameter::rtl_capacity).
 bool matches(const RtlParams& p, const NetworkConfig& c);
 // The router parameters a run asks for (what a configuration must have to serve it).
 RtlParams router_params(const NetworkConfig& c);
 // "trn 5, trm 30, buffer-depth 16, ..., ni one-port": the router parameters (the table's
 // rows with an RTL parameter, by option name), for messages.
-std::string describe_router(const RtlParams& p);
+// `capacities`: also the rows that do not decide a match (a run's description says only
+// what a build must equal).
+std::string describe_router(const RtlParams& p, bool capacities = true);
 // "default (trn 5, ..., mesh up to 128x128)".
 std::string describe(const RtlParams& p);
 
@@ -124,10 +127,11 @@ struct FlitFormatError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A sync message from its hardware bits; the model-only fields say it was made at `self`
-// (the barrier unit builds its messages there). Throws FlitFormatError for bits no sync
-// message on `mesh` has (no tail bit, a destination outside the mesh), which decoding
-// would otherwise turn into a different message.
+// A sync message's head from its hardware bits (tail = 0: a reduction message's, its vector
+// behind it); the model-only fields say it was made at `self` (the barrier unit builds its
+// messages there). Throws FlitFormatError for bits no sync message on `mesh` has (a
+// destination outside the mesh), which decoding would otherwise turn into a different
+// message.
 Flit decode_sync(std::uint32_t bits, const MeshShape& mesh, NodeId self);
 bool is_sync_head(std::uint32_t bits);
 // "sync release gid 3 data 0 dest (2,5) R=YX" and the like.

@@ -54,11 +54,21 @@ void MeshSystem::start_of_simulation() {
 void MeshSystem::software_method() {
   const std::uint64_t now = now_cycle();
   // Callbacks may add more for this cycle; they run in this pass too.
-  while (!timed_.empty() && timed_.front().cycle <= now) {
-    std::pop_heap(timed_.begin(), timed_.end(), Later{});
-    std::function<void()> fn = std::move(timed_.back().fn);
-    timed_.pop_back();
-    fn();
+  try {
+    while (!timed_.empty() && timed_.front().cycle <= now) {
+      std::pop_heap(timed_.begin(), timed_.end(), Later{});
+      std::function<void()> fn = std::move(timed_.back().fn);
+      timed_.pop_back();
+      fn();
+    }
+  } catch (const ConfigError& e) {
+    refusal_ = e.what();
+    sc_core::sc_stop();
+    return;
+  } catch (const std::exception& e) {
+    error_ = e.what();
+    sc_core::sc_stop();
+    return;
   }
   if (!timed_.empty()) timed_due_.notify(until(timed_.front().cycle));
 }

@@ -63,7 +63,7 @@ class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink
   }
   double datagram_loss() const override { return loss_; }
   std::uint64_t datagram_loss_seed() const override { return loss_seed_; }
-  bool has_rtl_routers() const override { return core_.has_external(); }
+  std::uint32_t reduce_words(NodeId node) const override { return core_.reduce_words(node); }
   // Software changed node's router state in this cycle (a register write, acting at its
   // end): waveforms show it from the next cycle.
   void touch(NodeId node);
@@ -79,8 +79,12 @@ class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink
   // ordinary traffic is doing (a cycle boundary at a time).
   void wait_sync_drained();
 
-  // The first error raised inside the clock thread (deadlock), empty if none.
+  // The first error raised inside the clock thread (deadlock) or by software's requests,
+  // empty if none.
   const std::string& error() const { return error_; }
+  // A request the configuration cannot serve, found only when software made it (an NI
+  // command on a router that lacks the hardware): nonempty stops the run.
+  const std::string& refusal() const { return refusal_; }
   // Processes still blocked in an NI, one line each (empty when everything finished).
   std::vector<std::string> blocked_processes() const;
 
@@ -127,6 +131,7 @@ class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink
   };
   std::vector<std::unique_ptr<RegisterPort>> register_ports_;
   std::string error_;
+  std::string refusal_;
 };
 
 }  // namespace meshsync

@@ -303,8 +303,15 @@ void NetworkInterface::do_barrier(NiGroup& cmd, Done done) {
 
 void NetworkInterface::do_reduce(NiReduce& cmd, Done done) {
   system_.config().require_reduction(cmd.desc.words(), "an in-network reduction");
-  if (system_.has_rtl_routers())
-    throw ConfigError("an in-network reduction needs model routers: the RTL router does not reduce yet");
+  // The configuration's lanes hold the vector (above); an RTL router's are its own.
+  if (const std::uint32_t lanes = system_.reduce_words(node_); cmd.desc.words() > lanes) {
+    const Coord c = system_.mesh().coord(node_);
+    throw ConfigError("an in-network reduction of " + std::to_string(cmd.desc.words()) +
+                      " words needs lanes that hold them at every rank: the RTL router of node (" + std::to_string(c.x) +
+                      "," + std::to_string(c.y) + ") has " +
+                      (lanes == 0 ? std::string("none") : std::to_string(lanes) + "-word lanes") +
+                      " (ReduceWords of its configuration, rtl/configurations.txt)");
+  }
   if (cmd.words.size() != cmd.desc.words())
     throw std::logic_error("in-network reduction: " + std::to_string(cmd.words.size()) + " words for " +
                            cmd.desc.describe());

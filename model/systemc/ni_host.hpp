@@ -37,8 +37,9 @@ class NiHost {
   // Extra loss of tree multicast copies at the NIs: probability and the seed of the draws.
   virtual double datagram_loss() const = 0;
   virtual std::uint64_t datagram_loss_seed() const = 0;
-  // Whether some routers are RTL (co-simulated): they do not reduce in the network yet.
-  virtual bool has_rtl_routers() const = 0;
+  // Words of a vector node's router reduces: the configuration's, or an RTL router's own
+  // (NetworkCore::reduce_words).
+  virtual std::uint32_t reduce_words(NodeId node) const = 0;
 
  protected:
   ~NiHost() = default;

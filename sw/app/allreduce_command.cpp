@@ -85,10 +85,6 @@ int run_allreduce_command(const AllreduceOptions& o) {
   const NetworkConfig& cfg = o.net.config;
   const AllreduceParams& p = o.params;
   cfg.validate();
-  // The RTL router does not reduce yet: its sync VCs carry single flits (issue 24).
-  if (o.net.wants_rtl() && std::find(p.algorithms.begin(), p.algorithms.end(), AllreduceAlgorithm::Btm) != p.algorithms.end())
-    throw ConfigError("--algo btm: the RTL router has no in-network reduction yet; choose software algorithms with "
-                      "--algo for --rtl or --lockstep");
   const Cosim* cosim_kept = nullptr;
   // Every rank keeps its vector, and its messages' copies travel through the scoreboard.
   const std::uint64_t ranks = member_count(p.comm, cfg.mesh);

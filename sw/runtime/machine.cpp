@@ -106,6 +106,7 @@ void Machine::run() {
       progress_(now());
     }
   }
+  if (!mesh_->refusal().empty()) throw ConfigError(mesh_->refusal());
   if (!mesh_->error().empty()) throw SimulationError(mesh_->error());
   const Scoreboard& board = mesh_->scoreboard();
   if (!board.errors().empty()) throw SimulationError("message delivery: " + board.errors().front());

@@ -1200,12 +1200,30 @@ TEST_CASE("cli: allreduce btm refuses what the routers cannot reduce, in one lin
   expect_error_naming({"allreduce", "--mesh", "4x4", "--algo", "btm,ring", "--elements", "9", "--type", "int64",
                        "--reduce-words", "16"},
                       "18 words are more than --reduce-words 16");
-  expect_error_naming({"allreduce", "--mesh", "4x4", "--algo", "btm", "--lockstep", "all"}, "--algo btm");
   expect_error_naming({"allreduce", "--mesh", "4x4", "--reduce-words", "70000"}, "reduce-words");
   // Software algorithms need no lanes.
   const json j = run_json({"allreduce", "--mesh", "4x4", "--algo", "ring", "--reduce-words", "0", "--json"});
   CHECK(j.at("algorithms")[0].at("check").at("passed") == true);
 }
+
+#ifdef MESHSYNC_BIN_HAS_RTL
+TEST_CASE("cli: allreduce btm with every router in lockstep gives the model's cycles; longer than the RTL lanes is "
+          "one line",
+          "[cli][rtl][reduction]") {
+  // The `model` configuration's lanes hold 4 words: 2 int64 elements fill them.
+  const std::vector<std::string> base = {"allreduce", "--mesh", "5x5", "--comm", "random:12", "--elements", "2",
+                                         "--type", "int64", "--op", "min", "--algo", "btm", "--json"};
+  const json model = run_json(base);
+  std::vector<std::string> rtl = base;
+  rtl.insert(rtl.end(), {"--lockstep", "all"});
+  const json j = run_json(rtl);
+  CHECK(j.at("algorithms")[0].at("latency_cycles") == model.at("algorithms")[0].at("latency_cycles"));
+  CHECK(j.at("algorithms")[0].at("check").at("passed") == true);
+  CHECK(j.at("rtl").at("lockstep") == 25);
+  expect_error_naming({"allreduce", "--mesh", "4x4", "--algo", "btm", "--elements", "5", "--lockstep", "all"},
+                      "the RTL router of node (0,0) has 4-word lanes");
+}
+#endif
 
 TEST_CASE("cli: allreduce --exact holds btm to its formula from the minimum t_rm on, and refuses below it",
           "[cli][exact][reduction]") {

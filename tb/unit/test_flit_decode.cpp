@@ -31,6 +31,13 @@ TEST_CASE("flit decode: bits no sync message has are refused, not turned into an
   // (9,0) is outside 8x4; read as y*8+x it would be node (1,1).
   CHECK_THROWS_AS(rtl::decode_sync(sync_bits(true, SyncType::Arrive, 1, {9, 0}), mesh, 0), rtl::FlitFormatError);
   CHECK_THROWS_AS(rtl::decode_sync(sync_bits(true, SyncType::Arrive, 1, {0, 4}), mesh, 0), rtl::FlitFormatError);
-  // Sync messages are single flits: head and tail.
-  CHECK_THROWS_AS(rtl::decode_sync(sync_bits(false, SyncType::Arrive, 1, {2, 2}), mesh, 0), rtl::FlitFormatError);
+}
+
+TEST_CASE("flit decode: a sync head without its tail bit heads a reduction message", "[flit][unit][reduction]") {
+  const MeshShape mesh{8, 4};
+  const std::uint32_t bits = sync_bits(false, SyncType::Arrive, 1, {2, 2});
+  const Flit f = rtl::decode_sync(bits, mesh, 0);
+  CHECK(f.head);
+  CHECK_FALSE(f.tail);
+  CHECK(rtl::encode_flit(f, mesh) == bits);
 }

@@ -74,6 +74,14 @@ class BarrierUnit {
 
   // Nothing queued (cancelled batches included, until the emitter discards them) or held.
   bool idle() const { return fifo_.empty() && emitter_.reg < 0; }
+  // A reduction message is open whose head is not ready at c: the batch its tail creates
+  // is due then, a delay the RTL counts down every cycle.
+  bool counting(std::uint64_t c) const {
+    for (const auto& vcs : incoming_)
+      for (const Incoming& in : vcs)
+        if (in.reg >= 0 && in.ready > c) return true;
+    return false;
+  }
   // The next cycle the unit has something to do from `c` on (kNever: nothing).
   std::uint64_t next_wake(std::uint64_t c) const;
   void describe(const std::string& me, std::vector<std::string>& out) const;
