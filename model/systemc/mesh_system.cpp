@@ -116,7 +116,8 @@ void MeshSystem::register_write(NodeId node, std::function<void(std::uint64_t)> 
 
 void MeshSystem::program_register(NodeId node, const BarrierRegisterSetup& s,
                                   std::function<void(bool)> done) {
-  register_write(node, [this, node, &s](std::uint64_t c) { core_.program_register(node, s, c); },
+  // A copy: the write acts in a later cycle, when the caller's setup may be gone.
+  register_write(node, [this, node, s](std::uint64_t c) { core_.program_register(node, s, c); },
                  std::move(done));
 }
 

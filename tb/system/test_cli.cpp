@@ -1223,6 +1223,17 @@ TEST_CASE("cli: allreduce btm with every router in lockstep gives the model's cy
   expect_error_naming({"allreduce", "--mesh", "4x4", "--algo", "btm", "--elements", "5", "--lockstep", "all"},
                       "the RTL router of node (0,0) has 4-word lanes");
 }
+
+TEST_CASE("cli: a lockstep soak reduces in the RTL routers beside load, multicasts and barriers",
+          "[cli][rtl][reduction][soak]") {
+  const json j = run_json({"soak", "--mesh", "4x4", "--cycles", "60000", "--allreduce-gap", "100", "--broadcast-gap",
+                           "0", "--groups", "3", "--lockstep", "all", "--json"});
+  CHECK(j.at("passed") == true);
+  CHECK(j.at("allreduces_done") == j.at("allreduces"));
+  // Those whose vectors fit the RTL's 4-word lanes, each checked against its tree.
+  CHECK(j.at("allreduces_in_network").get<int>() >= 2);
+  CHECK(j.at("rtl").at("lockstep") == 16);
+}
 #endif
 
 TEST_CASE("cli: allreduce --exact holds btm to its formula from the minimum t_rm on, and refuses below it",

@@ -387,9 +387,11 @@ class Soak {
     a->type = kAllElementTypes[turn % std::size(kAllElementTypes)];
     a->op = a->type == ElementType::Float32 ? ReduceOp::Sum : kAllReduceOps[(turn / 3) % std::size(kAllReduceOps)];
     const std::size_t K = 1 + reduce_rng_.below(16);
-    // Every fourth in the routers, on model routers with lanes for 16 int64 elements.
-    const bool in_network = turn % 4 == 3 && !m_.mesh().core().has_external() &&
-                            m_.mesh().config().router.reduce_words >= 32 && m_.mesh().config().router.barrier_registers > 0;
+    // Every fourth in the routers, where every rank's router has lanes for the vector (an
+    // RTL router's are its configuration's, docs/reduction-hardware.md).
+    const std::size_t words = K * words_per_element(a->type);
+    bool in_network = turn % 4 == 3 && m_.mesh().config().router.barrier_registers > 0;
+    for (NodeId n : nodes) in_network = in_network && m_.mesh().core().reduce_words(n) >= words;
     a->schedule = allreduce_schedule(kSoftwareAllreduceAlgorithms[turn % std::size(kSoftwareAllreduceAlgorithms)], P, K);
     a->inputs = allreduce_inputs(a->type, P, K, reduce_rng_.below(std::uint64_t{1} << 62));
     a->results = a->inputs;
