@@ -309,8 +309,8 @@ void NetworkInterface::do_reduce(NiReduce& cmd, Done done) {
     throw ConfigError("an in-network reduction of " + std::to_string(cmd.desc.words()) +
                       " words needs lanes that hold them at every rank: the RTL router of node (" + std::to_string(c.x) +
                       "," + std::to_string(c.y) + ") has " +
-                      (lanes == 0 ? std::string("none") : std::to_string(lanes) + "-word lanes") +
-                      " (ReduceWords of its configuration, rtl/configurations.txt)");
+                      (lanes == 0 ? std::string("no lanes") : std::to_string(lanes) + "-word lanes") +
+                      " (ReduceWords of its configuration, rtl/configurations.txt; the RTL mesh block has none)");
   }
   if (cmd.words.size() != cmd.desc.words())
     throw std::logic_error("in-network reduction: " + std::to_string(cmd.words.size()) + " words for " +
