@@ -96,6 +96,8 @@ class RouterCore {
   // The next cycle at which step() has something to do, or kNever.
   std::uint64_t next_wake(std::uint64_t cycle) const;
   bool idle() const;
+  // Lanes of `words` words instead of the configuration's (BarrierUnit::set_reduce_words).
+  void set_reduce_words(std::uint32_t words) { barrier_.set_reduce_words(words); }
   // Idle at the start of cycle c as the RTL's idle_o says (rtl/meshsync_router.sv): also
   // no reduction message open whose head's delay still runs (the RTL counts it down).
   bool idle(std::uint64_t c) const { return idle() && !barrier_.counting(c); }

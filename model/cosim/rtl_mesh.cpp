@@ -34,7 +34,11 @@ class RtlSite final : public ExternalRouter {
   RtlSite(NodeId id, NetworkCore& net, std::unique_ptr<RtlRouter> router, bool lockstep)
       : id_(id), net_(net), mesh_(net.mesh()), router_(std::move(router)),
         shadow_(lockstep ? &net.router(id) : nullptr),
-        local_(static_cast<std::size_t>(router_->params().ni_ports())) {}
+        local_(static_cast<std::size_t>(router_->params().ni_ports())) {
+    // The model beside the RTL has the RTL's lanes, so a vector longer than them is the
+    // same violation in the same cycle in both.
+    if (shadow_) shadow_->set_reduce_words(router_->params().router.reduce_words);
+  }
 
   RtlRouter& router() { return *router_; }
   NodeId id() const { return id_; }

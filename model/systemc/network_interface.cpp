@@ -304,7 +304,8 @@ void NetworkInterface::do_barrier(NiGroup& cmd, Done done) {
 void NetworkInterface::do_reduce(NiReduce& cmd, Done done) {
   system_.config().require_reduction(cmd.desc.words(), "an in-network reduction");
   // The configuration's lanes hold the vector (above); an RTL router's are its own.
-  if (const std::uint32_t lanes = system_.reduce_words(node_); cmd.desc.words() > lanes) {
+  // (Even an empty vector needs lanes: a router without them takes no reduction message.)
+  if (const std::uint32_t lanes = system_.reduce_words(node_); lanes == 0 || cmd.desc.words() > lanes) {
     const Coord c = system_.mesh().coord(node_);
     throw ConfigError("an in-network reduction of " + std::to_string(cmd.desc.words()) +
                       " words needs lanes that hold them at every rank: the RTL router of node (" + std::to_string(c.x) +

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "model/core/reduction_message.hpp"
+#include "model/cosim/rtl_builds.hpp"
 #include "model/cosim/rtl_mesh.hpp"
 #include "support/sim_helpers.hpp"
 #include "sw/collective/barrier_tree.hpp"
@@ -139,6 +140,87 @@ TEST_CASE("cosim: members that disagree stop a lockstep run, raised by the model
   }
 }
 
+TEST_CASE("cosim: every malformed reduction message is a violation raised by the model and by the RTL in one cycle",
+          "[cosim][lockstep][reduction][error]") {
+  // Router (1,1) holds a member register whose child (2,1) is slot 0; the messages are
+  // made here, not by an NI, so they can break the format (docs/reduction-hardware.md,
+  // section 6).
+  const MeshShape mesh{4, 4};
+  const NodeId self = mesh.id({1, 1}), child = mesh.id({2, 1});
+  const std::uint8_t gid = 9;
+  const ReductionDescriptor two{ReduceOp::Sum, ElementType::Int32, true, 2};
+  const auto message = [&](SyncType t, NodeId from, std::uint8_t data, const ReductionDescriptor& d) {
+    return make_reduction_message(make_sync(t, gid, from, self, Route::XY, data), d,
+                                  std::vector<std::uint32_t>(d.words(), 0x12345678u));
+  };
+  struct Case {
+    const char* what;  // the model's words for it
+    NodeId from;
+    std::vector<Flit> flits;
+  };
+  std::vector<Case> cases;
+  {
+    auto m = message(SyncType::Arrive, child, 0, two);
+    m[1].payload = 7;  // operation 7
+    cases.push_back({"a descriptor that names no operation of its type", child, m});
+  }
+  {
+    auto m = message(SyncType::Arrive, child, 0, ReductionDescriptor{ReduceOp::Xor, ElementType::Float32, true, 2});
+    cases.push_back({"a descriptor that names no operation of its type", child, m});  // (made, not unpacked)
+  }
+  {
+    auto m = message(SyncType::Arrive, child, 0, two);
+    m[1].payload |= 1u << 25;  // a bit above the count
+    cases.push_back({"a descriptor that names no operation of its type", child, m});
+  }
+  {
+    auto m = message(SyncType::Arrive, child, 0, two);
+    m[3].tail = true;  // 6 flits, the tail at flit 3
+    m.resize(4);
+    cases.push_back({"a reduction message's tail at flit 3", child, m});
+  }
+  {
+    auto m = message(SyncType::Arrive, child, 0, two);
+    m[5].tail = false;  // no tail where the descriptor puts it
+    cases.push_back({"a reduction message's tail at flit 5", child, m});
+  }
+  cases.push_back({"names no child slot", child, message(SyncType::Arrive, child, 7, two)});
+  cases.push_back({"more than the 4 a lane holds", child,
+                   message(SyncType::Arrive, child, 0, ReductionDescriptor{ReduceOp::Sum, ElementType::Int32, true, 5})});
+  // The root's own release carries nothing: the result is in its lane 4 already.
+  cases.push_back({"a release carries a vector where none was reduced", self, message(SyncType::Release, self, 0, two)});
+  {
+    // A body flit with no head before it (the unit is where its input sends it).
+    Flit body = message(SyncType::Arrive, child, 0, two)[2];
+    cases.push_back({"no head before it", child, {body}});
+  }
+  const std::size_t k = GENERATE_COPY(range(std::size_t{0}, cases.size()));
+  const Case& c = cases[k];
+  INFO("case " << k << ": " << c.what);
+  Machine m(test::make_config(mesh));
+  rtl::CosimOptions opt;
+  opt.lockstep = others(mesh, {});
+  rtl::RtlMesh rtl("rtl", m.mesh().core(), opt);
+  BarrierRegisterSetup s;
+  s.gid = gid;
+  s.children = {{child, Route::XY}};
+  try {
+    test::run_driver(m, [&] {
+      m.mesh().program_register(self, s, [](bool ok) { REQUIRE(ok); });
+      test::wait_cycles(3);
+      for (const Flit& f : c.flits) m.mesh().inject(c.from, f, m.mesh().now_cycle() + 1);
+      test::wait_cycles(300);
+    });
+    FAIL("the run went on after a malformed reduction message");
+  } catch (const SimulationError& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.rfind("lockstep: cycle ", 0) == 0);
+    CHECK(what.find("raised by the model and by the RTL") != std::string::npos);
+    CHECK(what.find(c.what) != std::string::npos);
+  }
+}
+
 TEST_CASE("cosim: a software write while a result streams lets its worms finish, in lockstep",
           "[cosim][lockstep][reduction]") {
   // 3x1, every node a member; the root reprograms its register some cycles into the
@@ -214,5 +296,28 @@ TEST_CASE("cosim: an in-network reduction longer than an RTL rank's lanes is ref
     INFO(what);
     CHECK(what.find("the RTL router of node (1,2) has 4-word lanes") != std::string::npos);
     CHECK(what.find('\n') == std::string::npos);
+  }
+}
+
+TEST_CASE("cosim: even an empty vector is refused at a rank whose RTL router has no lanes", "[cosim][reduction][error]") {
+  // The design point (`default`, ReduceWords 0) serves a run whose model routers have lanes.
+  NetworkConfig cfg = test::make_config({4, 4});
+  for (const rtl::RtlBuild& b : rtl::rtl_builds())
+    if (b.params.name == "default") cfg = rtl::with_router(cfg, b.params);
+  cfg.router.reduce_words = 1024;
+  const std::vector<NodeId> nodes = parse_members("0,0;3,0;0,3;3,3;1,2", cfg.mesh, 1);
+  Machine m(cfg);
+  rtl::CosimOptions opt;
+  opt.lockstep = others(cfg.mesh, {});
+  opt.config = "default";
+  rtl::RtlMesh rtl("rtl", m.mesh().core(), opt);
+  try {
+    test::run_driver(m, [&] {
+      run_in_network_reduction(m, nodes, ReduceOp::Sum, ElementType::Int32, std::vector<ReduceVector>(nodes.size()));
+    });
+    FAIL("an empty reduction ran at RTL routers without lanes");
+  } catch (const ConfigError& e) {
+    INFO(e.what());
+    CHECK(std::string(e.what()).find("has no lanes") != std::string::npos);
   }
 }

@@ -10,6 +10,7 @@
 
 #include "model/core/packet.hpp"
 #include "model/core/random.hpp"
+#include "model/core/reduction_message.hpp"
 #include "model/core/snake.hpp"
 
 namespace meshsync::rtl {
@@ -21,7 +22,7 @@ std::string BenchStats::summary() const {
     << multicast_worms << " multidestination worms (" << absorbed << " absorbed here, "
     << forced_first_hops << " with a forced first hop), " << tree_worms << " tree worms (" << tree_here
     << " addressed here, " << tree_flits_out << " tree flits out), "
-    << sync_messages << " sync messages; " << channel_flits_in << " flits in on injection channels 1-3, "
+    << sync_messages << " sync messages (" << reduction_messages << " reduction worms); " << channel_flits_in << " flits in on injection channels 1-3, "
     << channel_flits_out << " out on ejection outputs; "
     << programs_ok << " programs ok, " << programs_failed << " failed, " << frees
     << " frees (" << early_frees << " early, " << aborts << " mid-epoch); " << epochs
@@ -328,7 +329,25 @@ class Bench {
     const std::uint8_t data = player_gid ? static_cast<std::uint8_t>(uniform(5, 14))
                                          : static_cast<std::uint8_t>(uniform(0, 15));
     const Route route = chance(0.5) ? Route::YX : Route::XY;
-    send_sync(p, make_sync(t, gid, ls_.self(), dest, route, data));
+    const Flit head = make_sync(t, gid, ls_.self(), dest, route, data);
+    // Of pool GIDs only: a player waits for its GID's queued messages, and long worms of
+    // its GID would starve it.
+    if (control || player_gid || !chance(opt_.reduction_share)) {
+      send_sync(p, head);
+      return;
+    }
+    // A reduction message (a worm on the sync VC, docs/reduction-hardware.md) passing
+    // through, or to the NI here: its flits follow the head under the VC's owner rule.
+    ReductionDescriptor d;
+    d.op = static_cast<ReduceOp>(uniform(0, 2));
+    d.type = static_cast<ElementType>(uniform(0, 2));
+    d.all = chance(0.5);
+    d.count = static_cast<std::uint16_t>(uniform(0, 3));
+    std::vector<std::uint32_t> words(d.words());
+    for (std::uint32_t& w : words) w = static_cast<std::uint32_t>(rng_.bits());
+    for (const Flit& f : make_reduction_message(head, d, words)) q_[p][f.vc()].push_back(f);
+    ++stats_.sync_messages;
+    ++stats_.reduction_messages;
   }
 
   // ---- groups ---------------------------------------------------------------------------

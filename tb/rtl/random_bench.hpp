@@ -13,7 +13,9 @@
 //     1 to 4 addresses and 1 to 12 data flits, absorbed here or passing through, half of
 //     the snake ones with a forced first hop (honoured on Local only), with
 //     random data bits (which must not be read as addresses); sync messages of all four types passing
-//     through (XY and YX, with and without CS transit entries) or addressed to this router;
+//     through (XY and YX, with and without CS transit entries) or addressed to this router,
+//     some of the arrivals and releases of GIDs no player has reduction messages (sync
+//     worms of 2 to 14 flits);
 //   - groups: "players" program barrier registers through the software port (BTM with up
 //     to four neighbour children, CS with up to MaxChildren children), run reduction and
 //     distribution epochs, free (also early, while releases still wait for credits, and
@@ -39,6 +41,8 @@ struct BenchOptions {
   double worm_rate = 0.04;  // per port and cycle: a new worm is queued
   double mcast_rate = 0.02; // per port and cycle: a new multidestination worm is queued
   double sync_rate = 0.02;  // per port and cycle: a sync message not played by a group
+  // Of those that are arrivals or releases of GIDs no player has: reduction messages.
+  double reduction_share = 0.5;
   double tree_rate = 0.01;  // per port and cycle: a new tree worm is queued
   int players = 6;          // groups played at this router
   bool stalls = true;       // downstream ports stall now and then
@@ -57,6 +61,7 @@ struct BenchStats {
   std::uint64_t tree_here = 0;          // ... of them addressed to this router
   std::uint64_t tree_flits_out = 0;     // tree flits the router sent (copies count apiece)
   std::uint64_t sync_messages = 0;
+  std::uint64_t reduction_messages = 0;  // ... of them sync worms (passing through, or to the NI)
   std::uint64_t channel_flits_in = 0;   // all-port: flits in on injection channels 1-3
   std::uint64_t channel_flits_out = 0;  // all-port: flits out on the ejection outputs 5-8
   std::uint64_t programs_ok = 0;

@@ -36,6 +36,9 @@ class BarrierUnit {
         max_children_(p.max_children),
         reduce_words_(p.reduce_words) {}
 
+  // The words a lane holds, when this router's are not the configuration's (a lockstep
+  // shadow of an RTL router, whose lanes are its build's: ReduceWords is a capacity).
+  void set_reduce_words(std::uint32_t w) { reduce_words_ = w; }
   BarrierRegisterFile& registers() { return regs_; }
   const BarrierRegisterFile& registers() const { return regs_; }
   // The software's register port: program finds the group's entry or a free one (false
