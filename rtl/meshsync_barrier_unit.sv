@@ -202,14 +202,17 @@ module meshsync_barrier_unit #(
   logic [NumCtx*PosW-1:0] c_pos_q, c_pos_d, c_len_q, c_len_d;
   logic [NumCtx*CntW-1:0] c_cnt_q, c_cnt_d;
 
-  // The head's register (one-hot hit) as an index.
-  logic [RegW-1:0] hit_idx;
-  always_comb begin
-    hit_idx = '0;
+  // The register a one-hot vector names (the CAM's hit, the batch created).
+  function automatic logic [RegW-1:0] index_of(input logic [NumRegs-1:0] onehot);
+    index_of = '0;
     for (int k = 0; k < NumRegs; k++) begin
-      if (hit[k]) hit_idx = RegW'(k);
+      if (onehot[k]) index_of = RegW'(k);
     end
-  end
+  endfunction
+
+  // The head's register.
+  logic [RegW-1:0] hit_idx;
+  assign hit_idx = index_of(hit);
 
   // This flit's context.
   logic cx_open, cx_live, cx_rel;
@@ -440,12 +443,7 @@ module meshsync_barrier_unit #(
   // At most one batch a cycle (one flit a cycle, one register per GID).
   assign batch_push_o = |create;
   assign batch_push_release_o = |ev_release;
-  always_comb begin
-    batch_push_reg_o = '0;
-    for (int k = 0; k < NumRegs; k++) begin
-      if (create[k]) batch_push_reg_o = RegW'(k);
-    end
-  end
+  assign batch_push_reg_o = index_of(create);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
