@@ -109,10 +109,10 @@ module meshsync_router #(
   // set, a write into a full buffer, a flit on the wrong VC, a credit too many, an outbox
   // or CS path count overflow.
   output logic                                                   error_o,
-  // No flit in any input buffer (any port, any VC) and no message waiting in any barrier
-  // register's outbox or in the fallback FIFO. Combinational on the state at the start
-  // of the cycle only (not on this cycle's inputs): one NOR over the buffers' and the
-  // outboxes' occupancy bits. While idle_o = 1 and no input is presented (in_valid_i,
+  // No flit in any input buffer (any port, any VC), no batch pending or being sent, and
+  // no reduction message whose head's delay still counts down in the barrier unit.
+  // Combinational on the state at the start of the cycle only (not on this cycle's
+  // inputs): one NOR over those bits. While idle_o = 1 and no input is presented (in_valid_i,
   // credit_in_i and reg_op_i all 0), a clock edge moves no flit and changes no state, so
   // the mesh co-simulation may skip clocking the router; in hardware it is the natural
   // enable of a clock gate (woken by any of those inputs).
