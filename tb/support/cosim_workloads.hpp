@@ -53,6 +53,17 @@ inline void check_first_difference(const std::string& what, const std::string& p
   CHECK(what.find('\n') == std::string::npos);
 }
 
+// A lockstep run stopped by a protocol violation that the model and the RTL raised in the
+// same cycle: one line naming the cycle, `place` and the model's words for it (`says`).
+inline void check_violation_in_both(const std::string& what, const std::string& place, const std::string& says) {
+  INFO(what);
+  CHECK(what.rfind("lockstep: cycle ", 0) == 0);
+  CHECK(what.find(place) != std::string::npos);
+  CHECK(what.find("protocol violation, raised by the model and by the RTL") != std::string::npos);
+  CHECK(what.find(says) != std::string::npos);
+  CHECK(what.find('\n') == std::string::npos);
+}
+
 // Runs `w` on `m` (its RTL already attached) and checks that every packet and worm
 // arrived exactly once.
 inline MixedCounts run_mixed_workload(Machine& m, const MixedWorkload& w) {
