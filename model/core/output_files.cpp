@@ -27,28 +27,50 @@ std::vector<Output>& outputs() {
   return list;
 }
 
-// What the bus-error handler may touch: fixed storage, no allocation. fstapi writes
-// through memory maps, and a full file system turns such a write into SIGBUS rather than
-// an error return; the handler then says so in the program's one line, removes the
-// temporaries and exits 2 instead of dumping core.
+// What the signal handlers may touch: fixed storage, no allocation. The temporaries of
+// every output begun and not yet renamed are listed here too, so that a run ended by a
+// signal removes them: a traced run interrupted again and again would otherwise pile up
+// files of hundreds of megabytes that nothing names.
 constexpr std::size_t kHandled = 32, kPathMax = 4096;
 char g_temporary[kHandled][kPathMax];
-char g_message[kPathMax + 160];
+char g_bus_message[kPathMax + 160];
 volatile std::sig_atomic_t g_count = 0;
 
-void on_bus_error(int) {
-  const std::size_t length = std::strlen(g_message);
-  ssize_t ignored = write(STDERR_FILENO, g_message, length);
+void write_stderr(const char* text) {
+  ssize_t ignored = write(STDERR_FILENO, text, std::strlen(text));
   (void)ignored;
+}
+
+void remove_temporaries() {
   for (std::sig_atomic_t i = 0; i < g_count; ++i) unlink(g_temporary[i]);
+}
+
+// fstapi writes through memory maps, and a full file system turns such a write into
+// SIGBUS rather than an error return; the handler then says so in the program's one line,
+// removes the temporaries and exits 2 instead of dumping core.
+void on_bus_error(int) {
+  write_stderr(g_bus_message);
+  remove_temporaries();
   _exit(2);
 }
 
-void remember_for_bus_error(const Output& o) {
+// SIGINT, SIGTERM, SIGHUP: the run's outputs would be cut short, so they are removed; one
+// line names the signal; then the process ends by that signal, so that the shell sees
+// 128 + N and a script's loop stops as it would for any interrupted program.
+void on_interruption(int sig) {
+  write_stderr("meshsync: interrupted by ");
+  write_stderr(signal_name(sig));
+  write_stderr(g_count > 0 ? ": the unfinished output files were removed\n" : "\n");
+  remove_temporaries();
+  std::signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void remember_for_signals(const Output& o) {
   if (g_count == 0) {
-    std::snprintf(g_message, sizeof g_message,
-                  "meshsync: error: cannot write '%.4000s': a memory-mapped write failed (bus error; is the file "
-                  "system full?)\n",
+    std::snprintf(g_bus_message, sizeof g_bus_message,
+                  "meshsync: error: cannot write '%.4000s': a memory-mapped write failed (bus error: the file "
+                  "system is full, or the file-size limit, ulimit -f, was reached)\n",
                   o.path.c_str());
     std::signal(SIGBUS, on_bus_error);
   }
@@ -84,7 +106,7 @@ std::string begin(const std::string& path, std::function<void()> close) {
   std::FILE* f = std::fopen(o.temporary.c_str(), "wb");
   if (f == nullptr) refuse(path, std::strerror(errno));
   std::fclose(f);
-  remember_for_bus_error(o);
+  remember_for_signals(o);
   outputs().push_back(std::move(o));
   return outputs().back().temporary;
 }
@@ -131,6 +153,32 @@ void abandon_all() {
   for (const Output& o : outputs())
     if (!o.temporary.empty()) std::remove(o.temporary.c_str());
   forget_all();
+}
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    case SIGXFSZ: return "SIGXFSZ";
+    default: return "a signal";
+  }
+}
+
+void handle_signals() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interruption;
+  sigemptyset(&sa.sa_mask);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+    // A signal the caller ignores (nohup, a sweep's background point) stays ignored.
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, nullptr);
+  }
+  // Past a file-size limit (ulimit -f, set by batch schedulers) the kernel sends SIGXFSZ,
+  // which would end the process without a word and leave the temporaries; ignored, the
+  // write fails with EFBIG instead and is reported as any failed write.
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 }  // namespace meshsync::output_files

@@ -41,4 +41,13 @@ void failed(const std::string& path, const std::string& reason);
 // Removes every temporary (a run that failed: its outputs would mislead).
 void abandon_all();
 
+// Installs the program's signal handling: SIGINT, SIGTERM and SIGHUP remove the
+// temporaries, print one line naming the signal and end the process by it (exit status
+// 128 + N); SIGXFSZ is ignored, so that a file-size limit fails a write (EFBIG) like a
+// full disk instead of killing the process. Called once, as the program starts.
+void handle_signals();
+
+// "SIGINT", "SIGTERM", "SIGHUP", "SIGXFSZ" (async-signal-safe: a string literal).
+const char* signal_name(int sig);
+
 }  // namespace meshsync::output_files

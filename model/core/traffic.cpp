@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
+#include <string>
+
+#include "real_text.hpp"
 
 namespace meshsync {
 
@@ -23,15 +25,13 @@ TrafficPattern parse_pattern(const std::string& s) {
 
 void check_rate_expressible(double rate, const std::string& option) {
   if (!(rate > 0 && rate < kSmallestRate)) return;
-  std::ostringstream m;
-  m << option << " " << rate << " is below the smallest rate a run can express (" << kSmallestRate
-    << ": 10^14 node-cycles, the most a run has, would see about 100 events)";
-  throw ConfigError(m.str());
+  throw ConfigError(option + " " + real_text(rate) + " is below the smallest rate a run can express (" +
+                    real_text(kSmallestRate) + ": 10^14 node-cycles, the most a run has, would see about 100 events)");
 }
 
 void TrafficParams::validate(const MeshShape& mesh) const {
   if (!(rate > 0.0) || rate > 1.0 || std::isnan(rate))
-    throw ConfigError("rate must be in (0, 1] flits/node/cycle, got " + std::to_string(rate));
+    throw ConfigError("rate must be in (0, 1] flits/node/cycle, got " + real_text(rate));
   check_rate_expressible(rate, "rate");
   if (flits < 1) throw ConfigError("flits must be at least 1");
   if (cycles < 1) throw ConfigError("cycles must be at least 1");

@@ -1,6 +1,7 @@
 #include "mesh_system.hpp"
 
 #include <algorithm>
+#include <new>
 
 namespace meshsync {
 
@@ -65,6 +66,8 @@ void MeshSystem::software_method() {
     refusal_ = e.what();
     sc_core::sc_stop();
     return;
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory is no simulation result: the program reports it as such
   } catch (const std::exception& e) {
     error_ = e.what();
     sc_core::sc_stop();
@@ -191,6 +194,8 @@ void MeshSystem::clock_thread() {
         sc_core::wait(cycle_time());
       }
     }
+  } catch (const std::bad_alloc&) {
+    throw;
   } catch (const std::exception& e) {
     error_ = e.what();
     sc_core::sc_stop();

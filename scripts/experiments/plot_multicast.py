@@ -40,11 +40,16 @@ def load(path):
     data = {a: {} for a in ALGOS}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
-            a = r["algorithms.0.algorithm"]
-            batches = plot_output.flattened_list(r, "algorithms.0.batch_means_cycles")
-            saturated = r["algorithms.0.saturated"] == "true"
+            # A point whose network deadlocked fails (exit 3); the sweep keeps it as a row
+            # with failure.message (--keep-failed) and no result columns.
+            failure = r.get("failure.message") or ""
+            if failure and "deadlock" not in failure:
+                raise SystemExit(f"{path}: point {r['point']} failed: {failure}")
+            a = r["algorithms.0.algorithm"] if not failure else r["algo"]
+            batches = [] if failure else plot_output.flattened_list(r, "algorithms.0.batch_means_cycles")
+            saturated = bool(failure) or r["algorithms.0.saturated"] == "true"
             point = plot_output.Point(float(r["rate"]), [] if saturated else batches, 1 if saturated else 0)
-            point.deadlock = r["algorithms.0.saturation"].startswith("deadlock")
+            point.deadlock = bool(failure) or r["algorithms.0.saturation"].startswith("deadlock")
             data[a][float(r["rate"])] = point
     return data
 

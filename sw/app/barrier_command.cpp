@@ -70,10 +70,13 @@ void print_table(const BarrierOptions& o, const BarrierResult& r) {
   if (p.schemes.size() == 2)
     fmt::print("{} over {}: {:.2f}x faster (mean simulated latency)\n", scheme_name(p.schemes[0]),
                scheme_name(p.schemes[1]), r.speedup());
-  if (r.load)
-    fmt::print("under {} load at {} flits/node/cycle ({}-flit packets): its latency avg {:.2f}, p99 {} cycles, "
-               "accepted {:.4f}\n", p.load.pattern, p.load.rate, p.load.flits, r.load->latency_avg,
-               r.load->latency_p99, r.load->accepted);
+  if (r.load) {
+    // A load too light for any measured packet to arrive has no latency: "-", not 0.
+    const std::optional<double> latency = traffic_latency_avg(*r.load);
+    fmt::print("under {} load at {} flits/node/cycle ({}-flit packets): its latency avg {}, p99 {} cycles, "
+               "accepted {:.4f}\n", p.load.pattern, p.load.rate, p.load.flits, measured_text(latency, "{:.2f}"),
+               latency ? fmt::format("{}", r.load->latency_p99) : "-", r.load->accepted);
+  }
 }
 
 }  // namespace

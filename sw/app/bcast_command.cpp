@@ -30,10 +30,17 @@ json send_json(const BroadcastParams& p, std::uint32_t ts) {
               {"done_at", p.done_at}};
 }
 
+// A ratio as a percentage with one decimal ("12.5%"), or "-".
+std::string percent_text(const std::optional<double>& ratio) {
+  return ratio ? fmt::format("{:.1f}%", 100 * *ratio) : std::string("-");
+}
+
 json row_json(const BroadcastSummary& row, bool per_rank, const MeshShape& mesh) {
   const BroadcastResult& r = row.result;
-  json j{{"latency_cycles", r.latency()}, {"rank1_cycles", row.rank1}, {"last_rank_cycles", row.last_rank},
-         {"median_cycles", row.median}, {"max_deviation_from_median_ratio", row.max_deviation},
+  // The root alone: no other rank to time, null rather than 0.
+  json j{{"latency_cycles", r.latency()}, {"rank1_cycles", measured_json(row.rank1)},
+         {"last_rank_cycles", measured_json(row.last_rank)}, {"median_cycles", measured_json(row.median)},
+         {"max_deviation_from_median_ratio", measured_json(row.max_deviation)},
          {"messages", r.messages}, {"hops", r.hops}, {"slow_link", row.slowed}};
   if (row.tree_cost) j["tree_cost_cycles"] = *row.tree_cost;
   const TwoStageStats& t = r.two_stage;
@@ -116,9 +123,10 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
       int worst = 0;
       for (int k : ts.penalty_rounds) worst = std::max(worst, k);
       const std::string algo = broadcast_algorithm_name(p.algorithms[a]) + (ts.fallback ? "*" : "");
-      fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>7.1f}% {:>9} {:>8} {:>10} {:>6} {:>8} {:>14}\n", algo,
-                 i + 1, row.slowed ? "yes" : "no", row.result.latency(), row.rank1, row.last_rank, row.median,
-                 100 * row.max_deviation, row.result.messages, row.result.hops,
+      fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8} {:>10} {:>6} {:>8} {:>14}\n", algo,
+                 i + 1, row.slowed ? "yes" : "no", row.result.latency(), measured_text(row.rank1),
+                 measured_text(row.last_rank), measured_text(row.median), percent_text(row.max_deviation),
+                 row.result.messages, row.result.hops,
                  row.tree_cost ? fmt::format("{}", *row.tree_cost) : "-",
                  row.adapt ? fmt::format("{}", row.adapt->swaps) : "-", ts.ran ? fmt::format("{}", worst) : "-",
                  ts.ran ? fmt::format("{}/{}", ts.copies_kept,
@@ -138,11 +146,14 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
       json runs = json::array();
       for (const BroadcastSummary& row : x.runs[a]) runs.push_back(row_json(row, false, mesh));
       const json m = mean_over_runs(runs);
-      const auto at = [&](const char* key) { return m.at(key).get<double>(); };
-      fmt::print("{:>9} {:>4} {:>5} {:>14.1f} {:>8.1f} {:>9.1f} {:>8.1f} {:>7.1f}% {:>9.1f} {:>8.1f}\n",
-                 broadcast_algorithm_name(p.algorithms[a]), "mean", "", at("latency_cycles"), at("rank1_cycles"),
-                 at("last_rank_cycles"), at("median_cycles"), 100 * at("max_deviation_from_median_ratio"),
-                 at("messages"), at("hops"));
+      const auto at = [&](const char* key) {
+        return m.at(key).is_null() ? std::nullopt : std::optional<double>(m.at(key).get<double>());
+      };
+      fmt::print("{:>9} {:>4} {:>5} {:>14} {:>8} {:>9} {:>8} {:>8} {:>9} {:>8}\n", broadcast_algorithm_name(p.algorithms[a]),
+                 "mean", "", measured_text(at("latency_cycles"), "{:.1f}"), measured_text(at("rank1_cycles"), "{:.1f}"),
+                 measured_text(at("last_rank_cycles"), "{:.1f}"), measured_text(at("median_cycles"), "{:.1f}"),
+                 percent_text(at("max_deviation_from_median_ratio")), measured_text(at("messages"), "{:.1f}"),
+                 measured_text(at("hops"), "{:.1f}"));
     }
   }
   for (const auto& algo_rows : x.runs)

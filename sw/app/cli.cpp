@@ -12,6 +12,8 @@
 
 #include "../collective/member_spec.hpp"
 #include "enum_names.hpp"
+#include "distance_file.hpp"
+#include "input_file.hpp"
 #include "whole_number.hpp"
 #include "argument_checks.hpp"
 #include "yaml_config.hpp"
@@ -58,6 +60,18 @@ const CLI::Validator kFinite = real_range(-std::numeric_limits<double>::max(), s
 // A file name or a list given as '' would otherwise read as the option left out.
 const CLI::Validator kNonEmpty([](std::string& text) { return text.empty() ? std::string("an empty value") : std::string(); },
                                "");
+
+// A file the program reads: a regular file of at most `max_bytes` (input_file.hpp), checked
+// before CLI11 or the command opens it, since opening a FIFO blocks.
+CLI::Validator input_file(std::uint64_t max_bytes) {
+  return CLI::Validator(
+      [max_bytes](std::string& path) {
+        if (path.empty()) return std::string("an empty value");
+        const std::string why = input_file_problem(path, max_bytes);
+        return why.empty() ? why : "cannot read '" + path + "': " + why;
+      },
+      "FILE");
+}
 
 constexpr std::int64_t kLarge = kParameterLarge;  // 10^8: far more than any run needs
 const CLI::Validator kPositive = decimal(1, kLarge);
@@ -300,9 +314,12 @@ CLI::App* add_multicast(CLI::App& app, MulticastOptions& o) {
 
 CLI::App* add_sweep(CLI::App& app, SweepOptions& o) {
   auto* sweep = app.add_subcommand("sweep", "run the product of parameter lists x seeds on all cores (docs/sweep.md)");
-  sweep->add_option("spec", o.spec, "the sweep, SPEC.yaml")->required()->check(CLI::ExistingFile);
+  sweep->add_option("spec", o.spec, "the sweep, SPEC.yaml")->required()->check(input_file(kMaxConfigBytes));
   add_number(sweep, "--workers", o.workers, "points run at once (default: the cores)", decimal(0, 1024));
   add_number(sweep, "--max-points", o.max_points, "refuse a sweep of more points than this", decimal(1, kLarge));
+  sweep->add_flag("--keep-failed", o.keep_failed,
+                  "record a point that fails (bad input for its combination, or a simulation that cannot finish, "
+                  "such as a deadlock) as a row with failure.exit_code and failure.message, and go on");
   sweep->add_option("--point-timeout", o.point_timeout, "end a point that runs longer than this, seconds (0: no limit)")
       ->capture_default_str()
       ->transform(real_range(0.0, 1e9));
@@ -423,7 +440,7 @@ CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
   auto* distances = cmd->add_option("--distances", o.distances,
                                     "a distance matrix (CSV, one row per line): print its Balanced-Path tree and "
                                     "--steps one by one, as the paper's Tables 2-8")
-                        ->check(kNonEmpty);
+                        ->check(input_file(kMaxDistanceBytes));
   for (const char* name : {"--experiment", "--nodes", "--max-distance", "--cost-factors", "--topologies", "--trees",
                            "--operations", "--memory-check"})
     distances->excludes(cmd->get_option(name));
@@ -484,7 +501,8 @@ CommandLine::CommandLine()
   app_.require_subcommand(1);
   app_.fallthrough();
   // YamlConfig rejects keys that name no option of the subcommand.
-  app_.set_config("--config", "", "read options from a YAML file (keys are option names)")->check(kNonEmpty);
+  app_.set_config("--config", "", "read options from a YAML file (keys are option names)")
+      ->check(input_file(kMaxConfigBytes));
   app_.config_formatter(std::make_shared<YamlConfig>(&app_));
   app_.add_flag("--print-config", print_config_,
                 "print every option of the subcommand as YAML for --config, with its value or default, and exit");

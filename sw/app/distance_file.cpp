@@ -7,14 +7,18 @@
 #include <fmt/format.h>
 
 #include "../../model/core/errors.hpp"
+#include "input_file.hpp"
 #include "whole_number.hpp"
 
 namespace meshsync {
 
 adaptive::DistanceMatrix read_distance_file(const std::string& path) {
+  // Checked before it is opened: a FIFO would block the open.
+  if (const std::string why = input_file_problem(path, kMaxDistanceBytes); !why.empty())
+    throw ConfigError(fmt::format("--distances: cannot read '{}': {}", path, why));
   std::ifstream in(path);
   if (!in) throw ConfigError(fmt::format("--distances: cannot read '{}': {}", path, std::strerror(errno)));
-  constexpr std::size_t kMaxNodes = 8192;  // as --nodes: the matrix takes 4 bytes a pair
+  constexpr std::size_t kMaxNodes = kMaxDistanceNodes;
   std::vector<std::vector<std::uint32_t>> rows;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

@@ -41,14 +41,27 @@ void to_json(json& j, const TrafficParams& p) {
            {"saturation_stop", p.stop_when_saturated}};
 }
 
-// The last delivery is where the network finished: the cycles the run simulated.
+std::optional<double> traffic_latency_avg(const TrafficResult& r) {
+  // Every delivery takes at least a cycle, so a mean of 0 is a mean over no packet.
+  return r.latency_avg > 0 ? std::optional<double>(r.latency_avg) : std::nullopt;
+}
+
+std::optional<double> traffic_hops_avg(const TrafficResult& r) {
+  return r.packets_measured > 0 ? std::optional<double>(r.hops_avg) : std::nullopt;
+}
+
+// The last delivery is where the network finished: the cycles the run simulated. The
+// latencies are null when no measured packet arrived (a window too short for any
+// packet, a run stopped early); accepted and offered are counts over the window, 0 when
+// nothing came, a measurement like any other.
 void to_json(json& j, const TrafficResult& r) {
-  j = json{{"latency_avg_cycles", r.latency_avg},
-           {"latency_p99_cycles", r.latency_p99},
-           {"latency_max_cycles", r.latency_max},
+  const bool arrived = traffic_latency_avg(r).has_value();
+  j = json{{"latency_avg_cycles", arrived ? json(r.latency_avg) : json(nullptr)},
+           {"latency_p99_cycles", arrived ? json(r.latency_p99) : json(nullptr)},
+           {"latency_max_cycles", arrived ? json(r.latency_max) : json(nullptr)},
            {"accepted_flits_per_node_cycle", r.accepted},
            {"offered_flits_per_node_cycle", r.offered},
-           {"hops_avg", r.hops_avg},
+           {"hops_avg", r.packets_measured > 0 ? json(r.hops_avg) : json(nullptr)},
            {"packets_measured", r.packets_measured},
            {"packets_delivered", r.packets_delivered},
            {"flits_delivered", r.flits_delivered},

@@ -3,6 +3,8 @@
 // lookup: `json j = cfg;`, `j.get<NetworkConfig>()`.
 #pragma once
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "../../model/core/config.hpp"
@@ -23,6 +25,10 @@ void from_json(const nlohmann::json& j, NetworkConfig& c);
 
 void to_json(nlohmann::json& j, const TrafficParams& p);
 void to_json(nlohmann::json& j, const TrafficResult& r);
+// A traffic result's means, empty when there was nothing to average: no measured packet
+// arrived (latency) or none was created (hops). The JSON has null there, a table "-".
+std::optional<double> traffic_latency_avg(const TrafficResult& r);
+std::optional<double> traffic_hops_avg(const TrafficResult& r);
 void to_json(nlohmann::json& j, const BarrierMeasurement& m);
 void to_json(nlohmann::json& j, const BarrierRun& r);
 

@@ -39,11 +39,16 @@ json algorithm_json(const MeshShape& mesh, const BackgroundLoad& load, const Mul
   json j{{"algorithm", algorithm_name(r.algorithm)}, {"prep_cycles", paper_prep_cycles(r.algorithm)}};
   if (r.load) {
     const MulticastLoadResult& l = *r.load;
-    j.update(json{{"latency_avg_cycles", l.latency_avg}, {"latency_stderr_cycles", l.latency_stderr},
-                  {"latency_p99_cycles", l.latency_p99}, {"latency_max_cycles", l.latency_max},
-                  {"zero_load_cycles", l.zero_load_avg}, {"startups", l.startups_avg},
-                  {"worms", l.worms_avg}, {"hops", l.hops_avg}, {"measured", l.measured},
-                  {"throughput_multicasts_per_node_cycle", l.throughput}, {"batch_means_cycles", l.batch_means}, {"simulated_cycles", l.cycles},
+    // A saturated run may stop before any measured multicast finished: null, not 0.
+    j.update(json{{"latency_avg_cycles", measured_json(l.latency_avg)},
+                  {"latency_stderr_cycles", measured_json(l.latency_stderr)},
+                  {"latency_p99_cycles", measured_json(l.latency_p99)},
+                  {"latency_max_cycles", measured_json(l.latency_max)},
+                  {"zero_load_cycles", measured_json(l.zero_load_avg)}, {"startups", measured_json(l.startups_avg)},
+                  {"worms", measured_json(l.worms_avg)}, {"hops", measured_json(l.hops_avg)},
+                  {"measured", l.measured},
+                  {"throughput_multicasts_per_node_cycle", measured_json(l.throughput)},
+                  {"batch_means_cycles", l.batch_means}, {"simulated_cycles", l.cycles},
                   {"saturated", l.saturated}, {"saturation", l.saturation}});
   } else {
     const MulticastRecord& first = r.trials.front();
@@ -98,9 +103,11 @@ void print_load(const MulticastOptions& o, const std::vector<MulticastAlgorithmR
              "stderr", "p99", "max", "zero-load", "start-ups", "worms", "hops", "throughput", "saturated");
   for (const MulticastAlgorithmRun& r : runs) {
     const MulticastLoadResult& l = *r.load;
-    fmt::print("{:>4} {:>12.2f} {:>8.2f} {:>6} {:>6} {:>10.2f} {:>10.3g} {:>6.3g} {:>6.4g} {:>11.3g}  {}\n",
-               algorithm_name(r.algorithm), l.latency_avg, l.latency_stderr, l.latency_p99, l.latency_max,
-               l.zero_load_avg, l.startups_avg, l.worms_avg, l.hops_avg, l.throughput,
+    fmt::print("{:>4} {:>12} {:>8} {:>6} {:>6} {:>10} {:>10} {:>6} {:>6} {:>11}  {}\n", algorithm_name(r.algorithm),
+               measured_text(l.latency_avg, "{:.2f}"), measured_text(l.latency_stderr, "{:.2f}"),
+               measured_text(l.latency_p99), measured_text(l.latency_max), measured_text(l.zero_load_avg, "{:.2f}"),
+               measured_text(l.startups_avg, "{:.3g}"), measured_text(l.worms_avg, "{:.3g}"),
+               measured_text(l.hops_avg, "{:.4g}"), measured_text(l.throughput, "{:.3g}"),
                l.saturated ? "yes (" + l.saturation + ")" : "no");
   }
 }

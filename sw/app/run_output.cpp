@@ -57,15 +57,19 @@ json mean_over_runs(const json& runs) {
   json mean = json::object();
   if (runs.empty()) return mean;
   for (const auto& [key, first] : runs.front().items()) {
-    if (!first.is_number()) continue;
+    if (!first.is_number() && !first.is_null()) continue;
     double sum = 0;
-    bool everywhere = true;
+    bool everywhere = true, unmeasured = false;
     for (const json& run : runs) {
       const auto it = run.find(key);
-      everywhere = everywhere && it != run.end() && it->is_number();
-      if (everywhere) sum += it->get<double>();
+      everywhere = everywhere && it != run.end() && (it->is_number() || it->is_null());
+      if (!everywhere) break;
+      if (it->is_null()) unmeasured = true;
+      else sum += it->get<double>();
     }
-    if (everywhere) mean[key] = runs.size() == 1 ? first : json(sum / static_cast<double>(runs.size()));
+    if (!everywhere) continue;
+    if (unmeasured) mean[key] = nullptr;
+    else mean[key] = runs.size() == 1 ? first : json(sum / static_cast<double>(runs.size()));
   }
   return mean;
 }

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../../model/core/config.hpp"
@@ -40,8 +42,22 @@ void print_json_result(nlohmann::json j, const NetworkConfig& cfg, double wall_s
 // The same for a result of no network (adaptive-tree).
 void print_json_result(nlohmann::json j, double wall_seconds);
 
+// A value the run measured, or null for one it could not (a mean, percentile or rate
+// over no samples): never 0, which a table or a sweep's CSV would read as a measurement
+// (docs/cli.md, "JSON output").
+template <class T>
+nlohmann::json measured_json(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+// The same in a terminal table: the value in `spec`'s format, or "-".
+template <class T>
+std::string measured_text(const std::optional<T>& v, std::string_view spec = "{}") {
+  return v ? fmt::format(fmt::runtime(spec), *v) : std::string("-");
+}
+
 // The summary of `--repeat`: each number every run has (at the top level of its object),
-// as the mean over the runs; a single run's numbers as they are.
+// as the mean over the runs; a single run's numbers as they are. A key that some run
+// could not measure (null there) is null: a mean over fewer runs than asked is none.
 nlohmann::json mean_over_runs(const nlohmann::json& runs);
 
 // A background load's result in the fields of `meshsync traffic --json`, with its options.

@@ -2,11 +2,14 @@
 // violations as the failure (exit 3).
 #include "soak_command.hpp"
 
+#include <optional>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../collective/path_multicast.hpp"
 #include "cosim_attach.hpp"
+#include "run_output.hpp"
 
 namespace meshsync {
 
@@ -19,8 +22,11 @@ json scheme_json(const SoakSchemeCounts& c) {
               {"software_members", c.software_members}, {"epochs", c.epochs}};
 }
 
-double flits_per_second(const SoakResult& r) {
-  return r.wall_seconds > 0 ? static_cast<double>(r.flits_delivered) / r.wall_seconds : 0;
+// Host speed: none when no flit was delivered (a soak with every load switched off) or the
+// clock saw no time pass, rather than a speed of 0.
+std::optional<double> flits_per_second(const SoakResult& r) {
+  if (r.flits_delivered == 0 || !(r.wall_seconds > 0)) return std::nullopt;
+  return static_cast<double>(r.flits_delivered) / r.wall_seconds;
 }
 
 void print_table(const NetworkConfig& cfg, const SoakParams& p, const SoakResult& r) {
@@ -48,7 +54,7 @@ void print_table(const NetworkConfig& cfg, const SoakParams& p, const SoakResult
         fmt::format("{} ({} members)", c.overflowed_groups, c.software_members));
   }
   row("host time [s]", fmt::format("{:.3f}", r.wall_seconds));
-  row("flits delivered per host second", fmt::format("{:.4g}", flits_per_second(r)));
+  row("flits delivered per host second", measured_text(flits_per_second(r), "{:.4g}"));
   fmt::print("  {}\n", r.passed() ? "scoreboard: passed" : fmt::format("scoreboard: {} violation(s)", r.violations.size()));
 }
 
@@ -102,7 +108,7 @@ int run_soak(const SoakOptions& o) {
            {"cs", scheme_json(r.cs)},
            {"faults", o.faults},
            {"simulation_seconds", r.wall_seconds},
-           {"flits_per_second", flits_per_second(r)}};
+           {"flits_per_second", measured_json(flits_per_second(r))}};
     print_json(std::move(j), cfg, cosim, r.wall_seconds);
   } else {
     print_table(cfg, p, r);

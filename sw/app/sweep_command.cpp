@@ -36,6 +36,7 @@
 #include "ranks.hpp"
 #include "run_output.hpp"
 #include "sweep_command.hpp"
+#include "input_file.hpp"
 #include "whole_number.hpp"
 #include "yaml_config.hpp"
 
@@ -105,13 +106,12 @@ std::uint64_t seed_value(const std::string& text) {
 }
 
 SweepSpec read_spec(const std::string& path, std::uint64_t max_points) {
-  std::ifstream file(path, std::ios::binary);
-  const std::string text(std::istreambuf_iterator<char>(file), {});
+  const std::string text = read_input_file(path, "sweep spec", kMaxConfigBytes);
   YAML::Node doc;
   try {
     doc = YAML::Load(text);  // not LoadAll: see yaml_documents
   } catch (const YAML::Exception& e) {
-    bad_spec(path + " is not valid YAML: " + e.msg);
+    bad_spec(path + " is not valid YAML: " + yaml_problem(e));
   }
   if (yaml_documents(text) > 1 || !doc.IsMap())
     bad_spec(path + " must be one YAML mapping with command, parameters, seeds, output");
@@ -268,24 +268,53 @@ std::map<std::size_t, json> finished(const std::string& prefix, const std::vecto
 
 struct Child {
   std::size_t point = 0;
-  fs::path out, err;
+  fs::path out;
   std::chrono::steady_clock::time_point started;
+  // The point's stderr, through a pipe rather than a file: a point that failed because the
+  // disk is full could not have written why into a file on that disk.
+  int err_pipe = -1;
+  std::string err;
 };
+
+// Takes what the point wrote to stderr so far (its first 64 KB: the one line, or a
+// deadlock report, is at the start); the pipe never fills, so the point never blocks.
+void read_stderr(Child& c) {
+  constexpr std::size_t kKept = 64 * 1024;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(c.err_pipe, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    c.err.append(buffer, std::min(static_cast<std::size_t>(n), kKept - std::min(kKept, c.err.size())));
+  }
+}
+
+void close_stderr(Child& c) {
+  if (c.err_pipe >= 0) close(c.err_pipe);
+  c.err_pipe = -1;
+}
 
 // A point's process: in a process group of its own, so that the terminal's Ctrl-C reaches
 // only the sweep, which then ends its points itself (and with them anything they
 // started); and told to end when the sweep dies, even by SIGKILL, so that no orphan goes
 // on writing files a resumed sweep writes too. fork + exec rather than posix_spawn, for
 // the death signal; between them only async-signal-safe calls.
-pid_t spawn(const Point& p, const Child& c) {
+pid_t spawn(const Point& p, Child& c) {
   std::vector<std::string> args{"meshsync"};
   args.insert(args.end(), p.args.begin(), p.args.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  int err_pipe[2];
+  if (pipe2(err_pipe, O_CLOEXEC) != 0)
+    throw ConfigError(std::string("sweep: cannot start a point: ") + std::strerror(errno));
   const pid_t parent = getpid();
   const pid_t pid = fork();
-  if (pid < 0) throw ConfigError(std::string("sweep: cannot start a point: ") + std::strerror(errno));
+  if (pid < 0) {
+    close(err_pipe[0]);
+    close(err_pipe[1]);
+    throw ConfigError(std::string("sweep: cannot start a point: ") + std::strerror(errno));
+  }
   if (pid == 0) {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -294,18 +323,19 @@ pid_t spawn(const Point& p, const Child& c) {
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, nullptr);
     const int out = open(c.out.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-    const int err = open(c.err.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (out < 0 || err < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) _exit(127);
+    if (out < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(err_pipe[1], STDERR_FILENO) < 0) _exit(127);
     close(out);
-    close(err);
     execve("/proc/self/exe", argv.data(), environ);
     _exit(127);
   }
   setpgid(pid, pid);  // also here: whichever runs first, the group exists before a kill
+  close(err_pipe[1]);
+  fcntl(err_pipe[0], F_SETFL, O_NONBLOCK);
+  c.err_pipe = err_pipe[0];
   return pid;
 }
 
-// SIGINT and SIGTERM end a sweep between points: the handler only notes the signal (the
+// SIGINT, SIGTERM and SIGHUP end a sweep between points: the handler only notes the signal (the
 // wait for a point returns early), the loop ends the running points and says how to resume.
 volatile std::sig_atomic_t g_interrupted = 0;
 void on_interrupt(int sig) { g_interrupted = sig; }
@@ -316,13 +346,13 @@ struct RunningPoints {
   ~RunningPoints() { end_all(); }
   void end_all() {
     for (const auto& [pid, child] : children) kill(-pid, SIGTERM);
-    for (const auto& [pid, child] : children) {
+    for (auto& [pid, child] : children) {
       int status = 0;
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
+      close_stderr(child);
       std::error_code ec;
       fs::remove(child.out, ec);
-      fs::remove(child.err, ec);
     }
     children.clear();
   }
@@ -335,8 +365,10 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-// One CSV cell: JSON scalars as JSON text, strings unquoted unless they need quotes.
+// One CSV cell: JSON scalars as JSON text, strings unquoted unless they need quotes; what
+// the point did not measure (JSON null) an empty cell, as a spreadsheet reads a gap.
 std::string cell(const json& v) {
+  if (v.is_null()) return "";
   std::string t = v.is_string() ? v.get<std::string>() : v.dump();
   if (t.find_first_of(",\"\n") == std::string::npos) return t;
   std::string q = "\"";
@@ -376,7 +408,8 @@ void write_outputs(const SweepSpec& spec, const std::map<std::size_t, json>& row
     flat.emplace_back("seed", row["seed"]);
     flat.emplace_back("commit", row["commit"]);
     const std::size_t inputs = flat.size();
-    flatten(row["result"], "", flat);
+    if (row.contains("failure")) flatten(row["failure"], "failure", flat);
+    flatten(row.value("result", json::object()), "", flat);
     for (std::size_t k = inputs; k < flat.size(); ++k)
       for (std::size_t j = 0; j < inputs; ++j)
         if (flat[k].first == flat[j].first) flat[k].first = "result." + flat[k].first;
@@ -407,24 +440,23 @@ namespace {
 struct Outcome {
   std::string failure;  // the first failing point ("" if none)
   int code = 0;         // its exit code
-  int signal = 0;       // SIGINT or SIGTERM when the sweep was interrupted
+  int signal = 0;       // SIGINT, SIGTERM or SIGHUP when the sweep was interrupted
 };
 
 // Installs the interrupt handler for the loop's lifetime. Without SA_RESTART, so that
 // a blocking waitpid returns at the signal.
 struct InterruptHandler {
-  struct sigaction old_int {}, old_term {};
+  static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction old[std::size(kSignals)] {};
   InterruptHandler() {
     g_interrupted = 0;
     struct sigaction sa {};
     sa.sa_handler = on_interrupt;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &sa, &old[i]);
   }
   ~InterruptHandler() {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGTERM, &old_term, nullptr);
+    for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &old[i], nullptr);
   }
 };
 
@@ -432,7 +464,7 @@ struct InterruptHandler {
 // finished row to the log and to `rows`: a row is counted only once it is on disk.
 Outcome run_points(const std::vector<Point>& points, const std::vector<std::size_t>& mine, std::size_t workers,
                    const fs::path& parts, const fs::path& log_path, std::map<std::size_t, json>& rows,
-                   bool show_progress, double timeout) {
+                   bool show_progress, double timeout, bool keep_failed) {
   // On a terminal, from the start; the estimate is this run's pace (resumed points apart).
   ProgressBar bar("sweep", "points", show_progress && progress_wanted(ProgressMode::Auto, false), 0);
   bar.set_total(points.size());
@@ -461,9 +493,9 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
   for (;;) {
     while (outcome.failure.empty() && !g_interrupted && running.children.size() < workers && next < mine.size()) {
       const Point& p = points[mine[next++]];
-      Child c{p.index, parts / fmt::format("{}.{}.json", p.index, tag), parts / fmt::format("{}.{}.err", p.index, tag),
-              std::chrono::steady_clock::now()};
-      running.children.emplace(spawn(p, c), c);
+      Child c{p.index, parts / fmt::format("{}.{}.json", p.index, tag), std::chrono::steady_clock::now(), -1, {}};
+      const pid_t pid = spawn(p, c);
+      running.children.emplace(pid, std::move(c));
     }
     if (g_interrupted) {
       outcome.signal = g_interrupted;
@@ -476,6 +508,7 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
     // Polled: to end a point that runs longer than the timeout, and to move the bar.
     pid = waitpid(-1, &status, WNOHANG);
     if (pid == 0) {
+      for (auto& [child_pid, child] : running.children) read_stderr(child);
       const auto now = std::chrono::steady_clock::now();
       if (timeout > 0)
         for (const auto& [child_pid, child] : running.children)
@@ -491,8 +524,10 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
     }
     const auto it = running.children.find(pid);
     if (it == running.children.end()) continue;
-    const Child c = it->second;
+    Child c = std::move(it->second);
     running.children.erase(it);
+    read_stderr(c);  // what is left; a process the point started may hold the pipe open
+    close_stderr(c);
     const Point& p = points[c.point];
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     json result;
@@ -502,8 +537,7 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
       problem = fmt::format("ran longer than --point-timeout {} s and was ended", timeout);
       problem_code = 3;
     } else if (code != 0) {
-      const std::string err = slurp(c.err);
-      problem = err.empty() ? "exit code " + std::to_string(code) : err.substr(0, err.find('\n'));
+      problem = c.err.empty() ? "exit code " + std::to_string(code) : c.err.substr(0, c.err.find('\n'));
     } else {
       try {
         result = json::parse(slurp(c.out));
@@ -513,6 +547,21 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
       }
     }
     std::error_code ec;
+    // A point whose run failed as runs do (bad input for this combination, exit 2; a
+    // simulation that could not finish, exit 3) is, with --keep-failed, a row like any
+    // other: where a network deadlocks is a result of the sweep.
+    if (!problem.empty() && keep_failed && (problem_code == 2 || problem_code == 3)) {
+      const std::string prefix = "meshsync: ";
+      if (problem.rfind(prefix, 0) == 0) problem.erase(0, prefix.size());
+      json row{{"point", p.index}, {"parameters", p.parameters}, {"seed", p.seed}, {"commit", source_commit()},
+               {"failure", {{"exit_code", problem_code}, {"message", problem}}}};
+      log << row.dump() << "\n" << std::flush;
+      check_log();
+      rows[p.index] = std::move(row);
+      fs::remove(c.out, ec);
+      bar.update(rows.size(), done_before);
+      continue;
+    }
     if (!problem.empty()) {
       // The first failure stops the sweep once the running points are done.
       if (outcome.failure.empty()) {
@@ -520,7 +569,6 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
         outcome.code = problem_code;
       }
       fs::remove(c.out, ec);
-      fs::remove(c.err, ec);
       continue;
     }
     json row{{"point", p.index}, {"parameters", p.parameters}, {"seed", p.seed},
@@ -529,7 +577,6 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
     check_log();
     rows[p.index] = std::move(row);
     fs::remove(c.out, ec);
-    fs::remove(c.err, ec);
     bar.update(rows.size(), done_before);
     bar.draw_now();
   }
@@ -581,12 +628,13 @@ int execute(const SweepOptions& o, Prepared prep, const Ranks& ranks) {
   const std::size_t workers = o.workers > 0 ? static_cast<std::size_t>(o.workers)
                                             : std::max<std::size_t>(1, cores / static_cast<std::size_t>(ranks.local_size()));
   const Outcome outcome =
-      run_points(points, mine, workers, parts, log_of(spec.output, ranks), rows, ranks.size() == 1, o.point_timeout);
+      run_points(points, mine, workers, parts, log_of(spec.output, ranks), rows, ranks.size() == 1, o.point_timeout,
+                 o.keep_failed);
   const std::string& failure = outcome.failure;
   const int code = outcome.signal != 0 ? 128 + outcome.signal : outcome.code;
   if (outcome.signal != 0)
     fmt::print(stderr, "meshsync: sweep interrupted ({}): {} of {} points are in {}; run the same command to resume\n",
-               outcome.signal == SIGINT ? "SIGINT" : "SIGTERM", rows.size(), points.size(),
+               output_files::signal_name(outcome.signal), rows.size(), points.size(),
                log_of(spec.output, ranks).string());
   // Every rank stops with the worst exit code; each failing rank says why.
   const int worst = ranks.max(code);
@@ -606,9 +654,12 @@ int execute(const SweepOptions& o, Prepared prep, const Ranks& ranks) {
     if (f != fs::path(spec.output + ".jsonl")) fs::remove(f);
   fs::remove_all(parts);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  fmt::print(stderr, "sweep: {} points ({} run, {} from an earlier run{}) -> {}.csv, {}.jsonl in {:.1f} s\n",
+  const auto failed = std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.second.contains("failure"); });
+  fmt::print(stderr, "sweep: {} points ({} run, {} from an earlier run{}{}) -> {}.csv, {}.jsonl in {:.1f} s\n",
              points.size(), rows.size() - resumed, resumed,
-             ranks.size() > 1 ? fmt::format(", {} ranks", ranks.size()) : "", spec.output, spec.output, seconds);
+             ranks.size() > 1 ? fmt::format(", {} ranks", ranks.size()) : "",
+             failed > 0 ? fmt::format("; {} failed, kept as rows with failure.message", failed) : "", spec.output,
+             spec.output, seconds);
   return 0;
 }
 

@@ -12,6 +12,7 @@ struct SweepOptions {
   std::string output;        // empty: the spec's `output`
   std::int64_t max_points = 100000;  // a larger product is refused before it is enumerated
   double point_timeout = 0;          // seconds a point may run; 0: no limit
+  bool keep_failed = false;          // a point that fails (exit 2 or 3) is a row with `failure`, not the sweep's end
 };
 int run_sweep(const SweepOptions& o);
 

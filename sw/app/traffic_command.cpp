@@ -34,7 +34,9 @@ int run_traffic(const TrafficOptions& o) {
   if (o.json) {
     json j = r;
     j.update(json(p));
-    j["router_cycles_per_second"] = x.router_cycles_per_second();
+    // Host speed over a simulation too short for the clock to see is no speed.
+    j["router_cycles_per_second"] =
+        x.simulation_seconds > 0 ? json(x.router_cycles_per_second()) : json(nullptr);
     j["saturated"] = x.saturated;
     j["drain_cut"] = x.drain_cut;
     j["undelivered"] = x.undelivered;
@@ -44,9 +46,13 @@ int run_traffic(const TrafficOptions& o) {
   fmt::print("traffic  {} on a {}x{} mesh, rate {} flits/node/cycle, {}-flit packets\n",
              pattern_name(p.pattern), cfg.mesh.width, cfg.mesh.height, p.rate, p.flits);
   fmt::print("  offered   {:.4f}   accepted {:.4f} flits/node/cycle\n", r.offered, r.accepted);
-  fmt::print("  latency   avg {:.2f}   p99 {}   max {} cycles ({} packets measured)\n",
-             r.latency_avg, r.latency_p99, r.latency_max, r.packets_measured);
-  fmt::print("  hops      avg {:.3f}\n", r.hops_avg);
+  // No measured packet arrived: no latency to show, "-" rather than 0 (as the JSON's null).
+  const std::optional<double> latency = traffic_latency_avg(r);
+  const auto when_arrived = [&](std::uint64_t v) { return latency ? std::optional<std::uint64_t>(v) : std::nullopt; };
+  fmt::print("  latency   avg {}   p99 {}   max {} cycles ({} packets measured)\n", measured_text(latency, "{:.2f}"),
+             measured_text(when_arrived(r.latency_p99)), measured_text(when_arrived(r.latency_max)),
+             r.packets_measured);
+  fmt::print("  hops      avg {}\n", measured_text(traffic_hops_avg(r), "{:.3f}"));
   if (x.saturated)
     fmt::print("  saturated: the backlog grew in each of the last three sample periods ({} packets waiting at cycle "
                "{}); stopped there, as BookSim2 stops an unstable run (--no-saturation-stop runs the window)\n",
@@ -58,8 +64,10 @@ int run_traffic(const TrafficOptions& o) {
   else if (x.undelivered > 0)
     fmt::print("  stopped at the drain bound with {} unmeasured packets still in the network (beyond saturation)\n",
                x.undelivered);
-  fmt::print("  simulated {} cycles, {:.3g} router-cycles/s, wall {:.3f} s\n", x.cycles,
-             x.router_cycles_per_second(), wall);
+  fmt::print("  simulated {} cycles, {} router-cycles/s, wall {:.3f} s\n", x.cycles,
+             measured_text(x.simulation_seconds > 0 ? std::optional<double>(x.router_cycles_per_second()) : std::nullopt,
+                           "{:.3g}"),
+             wall);
   print_cosim(cosim);
   return 0;
 }

@@ -5,9 +5,12 @@
 #include <map>
 #include <string_view>
 
+#include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include "argument_checks.hpp"
+#include "input_file.hpp"
 
 namespace meshsync {
 
@@ -133,8 +136,22 @@ std::size_t yaml_documents(const std::string& text) {
   return documents;
 }
 
+std::string yaml_problem(const YAML::Exception& e) {
+  if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&e))
+    return fmt::format("nested more than {} levels deep", deep->depth() - 1);
+  return e.msg;
+}
+
 std::vector<CLI::ConfigItem> YamlConfig::from_config(std::istream& input) const {
-  const std::string text(std::istreambuf_iterator<char>(input), {});
+  // Bounded: the option's check refused what is not a regular file or is too large
+  // before CLI11 opened it, and a file that grew since is cut off here, not read on.
+  std::string text;
+  for (char chunk[65536]; input && text.size() <= kMaxConfigBytes;) {
+    input.read(chunk, sizeof chunk);
+    text.append(chunk, static_cast<std::size_t>(input.gcount()));
+  }
+  if (text.size() > kMaxConfigBytes)
+    throw CLI::ConversionError(fmt::format("config file is larger than {} MiB", kMaxConfigBytes >> 20));
   // A second document (after `---`) would be read by nothing: refused rather than ignored.
   if (const std::size_t n = yaml_documents(text); n > 1)
     throw CLI::ConversionError("config file holds " + std::to_string(n) +
@@ -143,7 +160,7 @@ std::vector<CLI::ConfigItem> YamlConfig::from_config(std::istream& input) const 
   try {
     doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw CLI::ConversionError("config file is not valid YAML: " + e.msg);
+    throw CLI::ConversionError("config file is not valid YAML: " + yaml_problem(e));
   }
   std::vector<CLI::ConfigItem> items;
   if (doc.IsNull()) return items;

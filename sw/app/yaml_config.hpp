@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <yaml-cpp/exceptions.h>
 
 namespace meshsync {
 
@@ -11,6 +12,10 @@ namespace meshsync {
 // yaml-cpp 0.7's LoadAll loops without end, allocating, on some malformed input (found
 // by tb/fuzz), where Load reports an error.
 std::size_t yaml_documents(const std::string& text);
+
+// What a YAML parse error means, for the one error line: yaml-cpp's own message, except
+// where it misleads (nesting past its depth limit reads "bad file").
+std::string yaml_problem(const YAML::Exception& e);
 
 class YamlConfig : public CLI::Config {
  public:

@@ -52,6 +52,7 @@ struct LoadRun : std::enable_shared_from_this<LoadRun> {
   std::vector<std::uint64_t> batch_count;
   double startups = 0, worms = 0, hops = 0, zero_load = 0;
   std::string saturation;
+  std::string deadlock;  // tell_deadlock's finding
   sc_core::sc_event over;
 
   LoadRun(const MulticastLoad& load, Machine& machine, MulticastService& service)
@@ -118,7 +119,7 @@ MulticastLoadResult result_of(LoadRun& run) {
   r.saturation = run.saturation;
   r.measured = run.latencies.size();
   r.cycles = run.m.now();
-  if (r.measured == 0) return r;
+  if (r.measured == 0) return r;  // a saturated run that stopped first: no average of anything
   const double n = static_cast<double>(r.measured);
   // Batch means over the batches that finished (all of them unless saturated).
   std::vector<double> means;
@@ -129,10 +130,12 @@ MulticastLoadResult result_of(LoadRun& run) {
     r.latency_avg = std::accumulate(run.latencies.begin(), run.latencies.end(), 0.0) / n;
   } else {
     const double k = static_cast<double>(means.size());
-    r.latency_avg = std::accumulate(means.begin(), means.end(), 0.0) / k;
+    const double avg = std::accumulate(means.begin(), means.end(), 0.0) / k;
+    r.latency_avg = avg;
     double ss = 0;
-    for (double x : means) ss += (x - r.latency_avg) * (x - r.latency_avg);
-    r.latency_stderr = means.size() > 1 ? std::sqrt(ss / (k - 1) / k) : 0;
+    for (double x : means) ss += (x - avg) * (x - avg);
+    // One batch mean has no spread to estimate: that is no error of 0.
+    if (means.size() > 1) r.latency_stderr = std::sqrt(ss / (k - 1) / k);
   }
   r.latency_max = *std::max_element(run.latencies.begin(), run.latencies.end());
   r.latency_p99 = percentile99(std::move(run.latencies));
@@ -148,9 +151,11 @@ MulticastLoadResult result_of(LoadRun& run) {
 // After a saturation stop: a saturated network drains once no new multicasts come, a
 // deadlocked one does not. It runs on without them until every multicast has finished
 // (saturated; the stop's reason stands) or until neither a flit crossed a link nor a
-// multicast finished for half of deadlock_cycles (deadlocked: the reason says so and
-// where the worms stand). Half, so that the network's own detector, which would end the
-// run at the full count, does not fire first.
+// multicast finished for half of deadlock_cycles (deadlocked: `deadlock` says how many
+// are stuck and where, as the network's deadlock report does). Half, so that the
+// network's own detector, which would end the run at the full count, does not fire
+// first. It cannot fire at all while other worms still move: a cycle of waiting worms
+// beside a live network is found here or nowhere.
 void tell_deadlock(LoadRun& run) {
   MeshSystem& mesh = run.m.mesh();
   const std::uint64_t window = std::max<std::uint64_t>(1, mesh.config().deadlock_cycles / 2);
@@ -164,10 +169,10 @@ void tell_deadlock(LoadRun& run) {
       open = o;
       last_progress = run.m.now();
     } else if (run.m.now() - last_progress >= window) {
-      const std::string stuck = mesh.core().stuck_report(1);
-      run.saturation = "deadlock: " + std::to_string(o) + " multicasts unfinished and no flit moved for " +
-                       std::to_string(window) + " cycles after generation stopped; stuck: " +
-                       stuck.substr(stuck.find_first_not_of(' '), stuck.find('\n') - stuck.find_first_not_of(' '));
+      run.deadlock = "deadlock: " + std::to_string(o) + " multicasts unfinished and no flit moved for " +
+                     std::to_string(window) + " cycles after generation stopped (cycle " +
+                     std::to_string(run.m.now()) + ")\n" + mesh.core().stuck_report();
+      if (run.deadlock.back() == '\n') run.deadlock.pop_back();  // the program ends the line itself
       return;
     }
   }
@@ -193,7 +198,7 @@ MulticastLoadResult measure_multicast_load(Machine& m, MulticastService& svc, co
   // Unicast load beside the multicasts never stops, so its network never drains.
   if (r.saturated && !m.mesh().has_traffic()) {
     tell_deadlock(run);
-    r.saturation = run.saturation;
+    r.deadlock = run.deadlock;
   }
   return r;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,24 +37,31 @@ struct MulticastLoad {
   std::uint64_t seed = 1;
 };
 
+// What was not measured is empty, never 0: a saturated run may stop before any measured
+// multicast finished, and a mean over nothing is no latency (the JSON says null).
 struct MulticastLoadResult {
   bool saturated = false;
   std::string saturation;  // why, when saturated
+  // After a saturation stop the network did not drain: what is stuck and where (the
+  // deadlock report's lines). The simulation cannot finish; the experiment fails with it.
+  std::string deadlock;
   std::uint64_t measured = 0;  // multicasts finished among the measured ones
-  double latency_avg = 0;      // mean of the batch means (cycles, call to last destination)
-  double latency_stderr = 0;   // standard error of the batch means
-  std::uint64_t latency_p99 = 0;
-  std::uint64_t latency_max = 0;
+  std::optional<double> latency_avg;     // mean of the batch means (cycles, call to last destination)
+  std::optional<double> latency_stderr;  // standard error of the batch means: two or more of them
+  std::optional<std::uint64_t> latency_p99;
+  std::optional<std::uint64_t> latency_max;
   std::vector<double> batch_means;
-  double startups_avg = 0, worms_avg = 0, hops_avg = 0;
-  double zero_load_avg = 0;  // the analytic zero-load latency of the same multicasts
-  double throughput = 0;     // measured multicasts finished per node per cycle
+  std::optional<double> startups_avg, worms_avg, hops_avg;
+  std::optional<double> zero_load_avg;  // the analytic zero-load latency of the same multicasts
+  std::optional<double> throughput;     // measured multicasts finished per node per cycle
   std::uint64_t cycles = 0;  // simulated when the measurement ended
 };
 
 // From a driver thread of a running Machine: generates from now on until the measured
 // multicasts have finished or the network is saturated, and returns; the multicasts
-// still in flight are left to the caller (Machine::stop ends the run).
+// still in flight are left to the caller (Machine::stop ends the run). A network that
+// deadlocked is returned in `deadlock`, not thrown: an exception leaving a SystemC
+// process would reach the program as an internal error, not as a failed simulation.
 MulticastLoadResult measure_multicast_load(Machine& m, MulticastService& svc, const MulticastLoad& p);
 
 }  // namespace meshsync

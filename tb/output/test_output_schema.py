@@ -57,6 +57,11 @@ RUNS = [
     "allreduce --mesh 8x8 --type float32 --elements 4 --algo ring",
     "bcast --mesh 8x8 --comm random:24 --algo twostage --send-overhead 50 --send-latency 500 --send-gap 500 --multicast-latency 1500 --done-at delivered",
     "multicast --mesh 8x8 --tp 0 --addresses within --qg-routing e-cube --sender-busy delivery --algo qg",
+    # What a run did not measure is null (never 0): a load saturated before any measured
+    # multicast finished, a window without a packet, a broadcast with the root alone.
+    "multicast --mesh 8x8 --rate 0.5 --algo dp --dests random:10",
+    "traffic --mesh 4x4 --rate 0.0001 --cycles 10",
+    "bcast --mesh 4x4 --comm 0,0 --repeat 2",
 ]
 # With the Verilated routers, where the program was built with them (not under the sanitizers).
 RTL_RUNS = [

@@ -242,5 +242,11 @@ TEST_CASE("multicast: the load measurement is deterministic for a seed and marks
     const MulticastLoadResult over = measure(a, 0.2, 3);
     CHECK(over.saturated);
     CHECK_THAT(over.saturation, Catch::Contains("backlog"));
+    CHECK(over.deadlock.empty());  // saturated, and it drained
+    // Stopped before a measured multicast finished: nothing to average, empty rather than 0.
+    CHECK(over.measured == 0);
+    CHECK_FALSE(over.latency_avg.has_value());
+    CHECK_FALSE(over.latency_p99.has_value());
+    CHECK_FALSE(over.throughput.has_value());
   }
 }

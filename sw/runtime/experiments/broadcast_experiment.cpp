@@ -48,9 +48,10 @@ BroadcastSummary summarize(BroadcastResult r, Rank root) {
   if (!c.empty()) {
     std::sort(c.begin(), c.end());
     const std::size_t n = c.size();
-    row.median = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
-    const double med = static_cast<double>(std::max<std::uint64_t>(row.median, 1));
-    row.max_deviation = std::max(static_cast<double>(row.median - c.front()), static_cast<double>(c.back() - row.median)) / med;
+    const std::uint64_t median = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+    row.median = median;
+    const double med = static_cast<double>(std::max<std::uint64_t>(median, 1));
+    row.max_deviation = std::max(static_cast<double>(median - c.front()), static_cast<double>(c.back() - median)) / med;
     // Ranks counted from the root, as MPI's broadcasts do (relative rank (k - root) mod P):
     // "rank 1" is the root's first peer and the last rank P - 1 after it, whatever --root.
     const Rank P = r.ranks.size();

@@ -57,9 +57,10 @@ struct BroadcastParams {
 struct BroadcastSummary {
   BroadcastResult result;
   // Completions of ranks 1 and P - 1 counted from the root ((root + 1) mod P, (root - 1)
-  // mod P) and the median of the non-root ranks', cycles.
-  std::uint64_t rank1 = 0, last_rank = 0, median = 0;
-  double max_deviation = 0;   // max over non-root ranks of |completion - median| / median
+  // mod P) and the median of the non-root ranks', cycles. Empty with the root alone in
+  // the communicator: no rank received anything, so there is nothing to measure.
+  std::optional<std::uint64_t> rank1, last_rank, median;
+  std::optional<double> max_deviation;  // max over non-root ranks of |completion - median| / median
   bool slowed = false;        // the slow link was in place
   std::vector<std::optional<Rank>> parent;  // the tree it ran on
   std::optional<adaptive::Cost> tree_cost;  // adaptive: the cost model's, cycles, before the run

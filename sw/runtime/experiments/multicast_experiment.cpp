@@ -79,9 +79,17 @@ MulticastAlgorithmRun run_load(MulticastAlgorithm a, const NetworkConfig& cfg, c
   l.batch_size = static_cast<std::uint64_t>(p.batch_size);
   l.backlog_per_node = static_cast<std::uint64_t>(p.backlog);
   l.seed = p.seed;  // the same multicasts (times, sources, destinations) for every algorithm
-  return simulate(a, cfg, p, hook, true, [&](Machine& m, MulticastService& svc, MulticastAlgorithmRun& out) {
-    out.load = measure_multicast_load(m, svc, l);
-  });
+  MulticastAlgorithmRun r =
+      simulate(a, cfg, p, hook, true, [&](Machine& m, MulticastService& svc, MulticastAlgorithmRun& out) {
+        out.load = measure_multicast_load(m, svc, l);
+      });
+  // A network that deadlocked cannot finish the run, and what it measured before is of a
+  // network on its way there: the run fails (exit 3) rather than report it as saturation.
+  if (!r.load->deadlock.empty()) {
+    const std::string& what = r.load->deadlock;  // "deadlock: N multicasts unfinished ..."
+    throw SimulationError("deadlock of --algo " + algorithm_name(a) + what.substr(std::string("deadlock").size()));
+  }
+  return r;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "../../../model/core/random.hpp"
+#include "../../../model/core/real_text.hpp"
 #include "../../collective/adaptive_broadcast.hpp"
 #include "../../collective/tree_reduction.hpp"
 #include "../allreduce_run.hpp"
@@ -534,7 +535,7 @@ std::string with_fault(std::string line, const FaultInjector& faults) {
 void SoakParams::validate(const NetworkConfig& cfg) const {
   const auto fail = [](const std::string& m) { throw ConfigError(m); };
   if (cycles < 1) fail("soak needs at least 1 cycle");
-  if (!(rate >= 0)) fail("--rate must be in [0, 1] (0: no unicast load), got " + std::to_string(rate));
+  if (!(rate >= 0)) fail("--rate must be in [0, 1] (0: no unicast load), got " + real_text(rate));
   if (rate > 0) {
     TrafficParams t;
     t.rate = rate;
@@ -543,7 +544,7 @@ void SoakParams::validate(const NetworkConfig& cfg) const {
     t.validate(cfg.mesh);
   }
   if (!(multicast_rate >= 0 && multicast_rate <= 1))
-    fail("--multicast-rate must be in [0, 1] (0: no multicasts), got " + std::to_string(multicast_rate));
+    fail("--multicast-rate must be in [0, 1] (0: no multicasts), got " + real_text(multicast_rate));
   check_rate_expressible(multicast_rate, "--multicast-rate");
   if (multicast_rate > 0) {
     cfg.require_path_worms("--multicast-rate");
