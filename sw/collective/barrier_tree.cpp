@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 #include <tuple>
+#include <unordered_map>
 
 namespace meshsync {
 
@@ -101,6 +102,241 @@ std::uint64_t BarrierTree::analytic_hops() const {
   for (const TreeNode& n : nodes_)
     if (n.parent) sum += static_cast<std::uint64_t>(hops(mesh_.coord(n.node), mesh_.coord(*n.parent)));
   return 2 * sum;
+}
+
+namespace {
+
+// The zero-load schedule of one barrier or allreduce (BarrierTree::contention): every
+// sync message's cycles at every router it crosses, as the formula has them, and what they
+// share. A message is a worm of `flits` flits (1 for a barrier's, L = 2 + 2W for a
+// reduction message with a vector), its body streaming a flit a cycle behind its head: it
+// holds an output, and leaves an input, for `flits` cycles from its head's, and the
+// barrier unit takes it one flit a cycle (docs/reduction-hardware.md, "Timing").
+class ZeroLoadSchedule {
+ public:
+  ZeroLoadSchedule(const MeshShape& mesh, const Timing& t, bool cs) : mesh_(mesh), t_(t), cs_(cs) {}
+
+  // A message the emitter of `from` sends in cycle `sent`, routed `r` to `to`'s barrier
+  // unit (or, from == to, to the NI); returns its arrival cycle there. Routers between
+  // delay it t_rn, or t_rm on a CS path (every router of a CS edge holds the group's
+  // entry); the register at `to` takes it in its arrival cycle.
+  std::uint64_t send(NodeId from, NodeId to, Route r, std::uint64_t sent, bool release, std::uint32_t flits = 1) {
+    const std::size_t msg = messages_.size();
+    messages_.push_back({from, to, release});
+    Coord here = mesh_.coord(from);
+    const Coord dest = mesh_.coord(to);
+    if (from == to) {
+      output(from, Port::Local, {sent, flits, msg});
+      return sent + 1;
+    }
+    const int vc = 1 + static_cast<int>(r);  // Flit::vc() of a sync message
+    for (;;) {
+      const Port out = next_port(here, dest, r);
+      output(mesh_.id(here), out, {sent, flits, msg});
+      here = step(here, out);
+      const std::uint64_t arrival = sent + 1 + t_.tp;  // NetworkCore::flit_out
+      const Port in = opposite(out);
+      if (here == dest) {
+        input(to, in, {arrival, arrival, vc, true, msg, flits});
+        return arrival;
+      }
+      sent = arrival + (cs_ ? t_.trm : t_.trn) - 1;
+      input(mesh_.id(here), in, {arrival, sent, vc, false, msg, flits});
+    }
+  }
+  // A member's own arrival or the root's release, entering from the NI in cycle `at`.
+  void from_ni(NodeId n, std::uint64_t at, bool release, std::uint32_t flits = 1) {
+    const std::size_t msg = messages_.size();
+    messages_.push_back({n, n, release});
+    input(n, Port::Local, {at, at, 0, true, msg, flits});
+  }
+
+  // The earliest pair of messages that compete, in words; empty if none.
+  std::string competing(std::uint32_t depth) const {
+    Found f;
+    // Two worms through one output take turns, flit by flit or worm by worm.
+    for (const auto& [key, uses] : outputs_)
+      for (std::size_t j = 0; j < uses.size(); ++j)
+        for (std::size_t i = 0; i < j; ++i)
+          if (overlap(uses[i].cycle, uses[i].flits, uses[j].cycle, uses[j].flits))
+            f.offer(std::max(uses[i].cycle, uses[j].cycle), key, uses[i].msg, uses[j].msg, "both leave through");
+    for (const auto& [key, uses] : inputs_) {
+      const bool link = port_at(static_cast<int>(key % kPorts)) != Port::Local;
+      for (std::size_t j = 0; j < uses.size(); ++j) {
+        const Use& b = uses[j];
+        // Every flit of b needs a free slot when it is sent upstream.
+        std::uint64_t full_at = 0;
+        for (std::uint32_t k = 0; link && k < b.flits && full_at == 0; ++k) {
+          const std::uint64_t sent = b.first + k;  // as its arrival: the upstream send + 1 + t_p
+          std::uint64_t outstanding = 0;
+          for (const Use& a : uses)
+            if (a.vc == b.vc) outstanding += a.holding(sent, t_.tp);
+          if (outstanding > depth) full_at = sent;
+        }
+        if (full_at != 0) f.offer(full_at, key, b.msg, b.msg, "finds every sync buffer slot taken at input");
+        for (std::size_t i = 0; i < uses.size(); ++i) {
+          const Use& a = uses[i];
+          // One flit leaves an input a cycle (forwarded, or taken by the barrier unit).
+          if (i < j && overlap(a.last, a.flits, b.last, b.flits))
+            f.offer(std::max(a.last, b.last), key, a.msg, b.msg, "both leave input");
+          // A message for the barrier unit waits behind one on its VC that is still
+          // being delayed there or streaming out, and is not taken while the other leaves.
+          if (i != j && b.to_unit && !a.to_unit && a.first <= b.first && b.first <= a.last + a.flits - 1 &&
+              (a.vc == b.vc || a.last <= b.first + b.flits - 1))
+            f.offer(b.first, key, a.msg, b.msg, "meet at input");
+        }
+      }
+    }
+    // The barrier unit takes one flit a cycle, round robin over the inputs, and a
+    // batch is due at the ready of the message that completes it: one that arrives while
+    // an earlier one still waits can be taken first, and the batch then leaves before the
+    // later one's t_rm has passed (docs/microarchitecture.md, "Exactness").
+    for (auto [router, arrivals] : unit_) {
+      std::sort(arrivals.begin(), arrivals.end());
+      std::uint64_t taken = 0;
+      // A worm is taken a flit a cycle and counted at its tail. Round robin alternates
+      // between two inputs, so a worm of which a flit is taken before a later one arrives
+      // has its tail taken first; one that arrives before an earlier one's first flit is
+      // taken (at the latest when every worm before it is, `start`) may complete the batch
+      // behind it.
+      for (std::size_t i = 0; i < arrivals.size(); ++i) {
+        const auto [first, flits, msg] = arrivals[i];
+        const std::uint64_t start = i == 0 ? first : std::max(first, taken + 1);
+        taken = start + flits - 1;
+        for (std::size_t j = i + 1; j < arrivals.size() && std::get<0>(arrivals[j]) <= start; ++j)
+          if (std::get<0>(arrivals[j]) > first) {
+            f.offer(std::get<0>(arrivals[j]), key_of(router, Port::Local), msg, std::get<2>(arrivals[j]),
+                    "may be taken out of order by the barrier unit,");
+            break;
+          }
+      }
+    }
+    return f.text.empty() ? f.text : text(f);
+  }
+
+ private:
+  struct Message {
+    NodeId from, to;
+    bool release;
+  };
+  struct Found {
+    std::uint64_t cycle = std::numeric_limits<std::uint64_t>::max(), key = 0;
+    std::size_t a = 0, b = 0;
+    std::string text;  // how they compete; empty: nothing found
+    void offer(std::uint64_t c, std::uint64_t k, std::size_t x, std::size_t y, const char* how) {
+      if (!text.empty() && std::tie(cycle, key, a, b) <= std::tie(c, k, x, y)) return;
+      cycle = c, key = k, a = x, b = y, text = how;
+    }
+  };
+  struct Use {
+    std::uint64_t first, last;  // in the input buffer from the head's arrival to its departure
+    int vc;
+    bool to_unit;  // taken by the barrier unit on arrival
+    std::size_t msg;
+    std::uint32_t flits;  // the body follows a flit a cycle
+    // Of this worm's flits, how many hold a sync buffer slot of the input when a flit sent
+    // upstream arrives in cycle `at`: each from its own upstream send (its arrival - 1 -
+    // t_p) on, and until its credit is back there (its departure + 1 + t_p,
+    // NetworkCore::credit_out), sent no later than that flit.
+    std::uint64_t holding(std::uint64_t at, std::uint32_t tp) const {
+      // Flit k holds one iff first + k <= at < last + k + 2 (1 + t_p).
+      if (at < first) return 0;
+      const std::uint64_t hi = std::min<std::uint64_t>(flits - 1, at - first);
+      const std::uint64_t back = 2 * (1 + std::uint64_t{tp});
+      const std::uint64_t lo = at + 1 > last + back ? at + 1 - last - back : 0;
+      return hi >= lo ? hi - lo + 1 : 0;
+    }
+  };
+  struct Output {
+    std::uint64_t cycle;  // the head's
+    std::uint32_t flits;
+    std::size_t msg;
+  };
+  static bool overlap(std::uint64_t a, std::uint32_t fa, std::uint64_t b, std::uint32_t fb) {
+    return a < b + fb && b < a + fa;
+  }
+  static std::uint64_t key_of(NodeId n, Port p) { return std::uint64_t{n} * kPorts + static_cast<std::uint64_t>(index(p)); }
+  void output(NodeId n, Port p, const Output& o) { outputs_[key_of(n, p)].push_back(o); }
+  void input(NodeId n, Port p, const Use& u) {
+    inputs_[key_of(n, p)].push_back(u);
+    if (u.to_unit) unit_[n].push_back({u.first, u.flits, u.msg});
+  }
+  std::string where(NodeId n) const {
+    const Coord c = mesh_.coord(n);
+    return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+  }
+  std::string message_text(std::size_t m) const {
+    const Message& x = messages_[m];
+    if (x.from == x.to) return std::string(x.release ? "the local release at " : "the local arrival at ") + where(x.from);
+    return std::string(x.release ? "the release from " : "the arrival from ") + where(x.from) + " to " + where(x.to);
+  }
+  std::string text(const Found& f) const {
+    const std::string who = f.a == f.b ? message_text(f.a) : message_text(f.a) + " and " + message_text(f.b);
+    const NodeId router = static_cast<NodeId>(f.key / kPorts);
+    if (f.text.back() == ',') return who + " " + f.text + " at router " + where(router);
+    const std::string port(port_name(port_at(static_cast<int>(f.key % kPorts))));
+    return who + " " + f.text + " " + port + " of router " + where(router) + " in one cycle";
+  }
+
+  const MeshShape& mesh_;
+  Timing t_;
+  bool cs_;
+  std::vector<Message> messages_;
+  std::unordered_map<std::uint64_t, std::vector<Output>> outputs_;
+  std::unordered_map<std::uint64_t, std::vector<Use>> inputs_;
+  std::unordered_map<NodeId, std::vector<std::tuple<std::uint64_t, std::uint32_t, std::size_t>>> unit_;  // arrival, flits, message
+};
+
+}  // namespace
+
+std::string BarrierTree::contention(const Timing& t, std::uint32_t sync_buffer_depth) const {
+  return contention_of(t, sync_buffer_depth, 1);
+}
+
+std::string BarrierTree::allreduce_contention(const Timing& t, std::uint32_t sync_buffer_depth,
+                                              std::uint32_t words) const {
+  return contention_of(t, sync_buffer_depth, 2 + 2 * words);
+}
+
+std::string BarrierTree::contention_of(const Timing& t, std::uint32_t sync_buffer_depth, std::uint32_t flits) const {
+  // Parents before children; the reduction runs the other way. `flits`: 1 for a barrier,
+  // L for an allreduce, whose messages are all L flits but the root's to its own NI and
+  // the root NI's release, which are heads only (docs/reduction-hardware.md, "Message
+  // format").
+  std::vector<const TreeNode*> order;
+  order.reserve(nodes_.size());
+  for (const TreeNode& n : nodes_) order.push_back(&n);
+  std::stable_sort(order.begin(), order.end(), [](const TreeNode* a, const TreeNode* b) { return a->depth < b->depth; });
+  const bool cs = scheme_ == BarrierScheme::CS;
+  // Reduction: every member's process arrives in cycle 0; a register's batch is due
+  // t_rm - 1 after the arrival that completes it (docs/microarchitecture.md).
+  std::vector<std::uint64_t> due(nodes_.size(), t.trm - 1);
+  ZeroLoadSchedule up(mesh_, t, cs);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const TreeNode& n = **it;
+    up.from_ni(n.node, 0, false, flits);
+    const std::uint64_t d = due[rank_of(n.node)];
+    const std::uint64_t arrival =
+        n.parent ? up.send(n.node, *n.parent, n.r, d, false, flits) : up.send(n.node, n.node, n.r, d, false);
+    if (n.parent) {
+      std::uint64_t& p = due[rank_of(*n.parent)];
+      p = std::max(p, arrival + t.trm - 1);
+    }
+  }
+  if (std::string c = up.competing(sync_buffer_depth); !c.empty()) return c;
+  // Distribution: the root's release enters from its NI; every child's release leaves in
+  // its batch's due cycle, the local release with it at a leaf and otherwise in the cycle
+  // after every child's tail (BarrierUnit::offer_batch).
+  ZeroLoadSchedule down(mesh_, t, cs);
+  std::vector<std::uint64_t> reached(nodes_.size(), 0);
+  down.from_ni(root_, 0, true);
+  for (const TreeNode* n : order) {
+    const std::uint64_t d = reached[rank_of(n->node)] + t.trm - 1;
+    for (const ChildLink& c : n->children)
+      reached[rank_of(c.node)] = down.send(n->node, c.node, c.route, d, true, flits);
+    down.send(n->node, n->node, Route::XY, n->children.empty() ? d : d + flits, true, flits);
+  }
+  return down.competing(sync_buffer_depth);
 }
 
 namespace {

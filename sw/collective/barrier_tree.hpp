@@ -63,15 +63,38 @@ class BarrierTree {
   std::uint64_t analytic_cycles(const Timing& t) const;
   // The in-network allreduce of `words` words along this BTM tree (docs/reduction-hardware.md,
   // "Timing"): the barrier's latency and the rest of a reduction message of L = 2 + 2W flits
-  // behind its head, 2(t_s + B) + L - 1. Exact when t_rm >= exact_reduction_trm_minimum and
-  // the sync buffers stream a worm (sync_buffer_depth >= min(L, 2 t_p + t_rn + 1)).
+  // behind its head, 2(t_s + B) + L - 1. Exact when t_rm >= exact_reduction_trm_minimum,
+  // the sync buffers stream a worm (sync_buffer_depth >= min(L, 2 t_p + t_rn + 1)) and no
+  // two reduction messages compete for a port (allreduce_contention is empty).
   std::uint64_t analytic_allreduce_cycles(const Timing& t, std::uint32_t words) const {
     return analytic_cycles(t) + 2 + 2 * std::uint64_t{words} - 1;
   }
   // Links crossed by sync messages in both phases (each edge once up, once down).
   std::uint64_t analytic_hops() const;
+  // NOTES.md: the simulator meets analytic_cycles exactly "where no two messages compete
+  // for a port". Whether they do, on the schedule the formula assumes (every member
+  // arriving at once, no message ever waiting): empty if no two of this tree's sync
+  // messages want one router output in one cycle, leave one input in one cycle, meet in
+  // one input where one would wait behind the other, or need more of an input's
+  // `sync_buffer_depth` slots than it has; otherwise the first such pair, in words. A CS
+  // member whose releases leave two children through one port is such a pair (the
+  // emitter sends them every other cycle, in child order), and so are two BTM children
+  // whose reduction routes meet at one link in one cycle (C-X on the parent's row and
+  // C+Y both arrive from -X). With t_rm >= exact_trm_minimum and no contention the
+  // simulation takes analytic_cycles exactly (docs/microarchitecture.md, "Exactness").
+  std::string contention(const Timing& t, std::uint32_t sync_buffer_depth) const;
+  // The same for an in-network allreduce of `words` words along this BTM tree, whose
+  // reduction messages are worms of L = 2 + 2W flits with the heads' schedule of a barrier
+  // (analytic_allreduce_cycles): two worms compete where they want one output, or leave
+  // one input, in overlapping cycles, a worm needs more slots of an input than it has, or
+  // one arrives at a member before an earlier one's tail is taken. With t_rm >=
+  // exact_reduction_trm_minimum, sync_buffer_depth >= min(L, 2 t_p + t_rn + 1) and no
+  // contention the allreduce takes analytic_allreduce_cycles exactly
+  // (docs/reduction-hardware.md, "Timing").
+  std::string allreduce_contention(const Timing& t, std::uint32_t sync_buffer_depth, std::uint32_t words) const;
 
  private:
+  std::string contention_of(const Timing& t, std::uint32_t sync_buffer_depth, std::uint32_t flits) const;
   BarrierScheme scheme_;
   MeshShape mesh_;
   NodeId root_;

@@ -1161,7 +1161,8 @@ TEST_CASE("cli: a mesh beyond the model's limit is refused up front with one lin
 }
 
 TEST_CASE("cli: barrier --exact holds the formula from the minimum t_rm on and refuses below it", "[cli][exact]") {
-  // At and above the minimum every member set gives the formula exactly (exit 0).
+  // At and above the minimum a member set whose sync messages never compete for a port
+  // gives the formula exactly (exit 0), as these do (BarrierTree::contention).
   // The minimum is 5 + max_children + 1: 14 with the default 8 children, 10 with 4.
   for (const char* trm : {"14", "30"})
     for (const char* members : {"all", "random:9", "0,0;1,0;2,0;0,1;1,1"})
@@ -1169,6 +1170,12 @@ TEST_CASE("cli: barrier --exact holds the formula from the minimum t_rm on and r
                 "--json"});
   run_json({"barrier", "--mesh", "6x5", "--trm", "10", "--max-children", "4", "--members", "all", "--scheme",
             "btm,cs", "--exact", "--json"});
+  // Where two messages compete the formula is short, and the failure says which two
+  // (issue 36: the root (3,2) sends two releases through -Y).
+  const Result c = run({"barrier", "--mesh", "7x5", "--members", "random:20", "--scheme", "cs", "--exact"});
+  CHECK(c.exit_code == 3);
+  CHECK_THAT(c.err, Catch::Contains("took 2413 cycles, the formula says 2410") &&
+                        Catch::Contains("compete for a port") && Catch::Contains("through -Y of router (3,2)"));
   expect_error_naming({"barrier", "--trm", "13", "--exact"}, "--trm 14 or more");
   expect_error_naming({"barrier", "--trm", "9", "--max-children", "4", "--exact"}, "--trm 10 or more");
   expect_error_naming({"barrier", "--exact", "--load", "uniform"}, "--load");

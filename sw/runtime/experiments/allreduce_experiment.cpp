@@ -92,9 +92,13 @@ AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, con
     r.algorithm = p.algorithms[a];
     const bool btm = r.algorithm == AllreduceAlgorithm::Btm;
     r.schedule_messages = btm ? 2 * (P - 1) : schedules[a].messages();
-    if (btm)
-      r.analytic_cycles = build_tree(BarrierScheme::BTM, cfg.mesh, out.nodes)
-                              .analytic_allreduce_cycles(cfg.timing, static_cast<std::uint32_t>(words));
+    if (btm) {
+      const BarrierTree tree = build_tree(BarrierScheme::BTM, cfg.mesh, out.nodes);
+      r.analytic_cycles = tree.analytic_allreduce_cycles(cfg.timing, static_cast<std::uint32_t>(words));
+      if (p.exact)
+        r.contention = tree.allreduce_contention(cfg.timing, cfg.router.sync_buffer_depth,
+                                                 static_cast<std::uint32_t>(words));
+    }
     if (!r.run.errors.empty()) {
       r.problem = r.run.errors.front();
     } else if (btm) {
@@ -116,9 +120,16 @@ AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, con
 void check_exact(const AllreduceParams& p, const AllreduceExperimentResult& x) {
   if (!p.exact) return;
   for (const AllreduceAlgorithmRun& r : x.runs)
-    if (r.algorithm == AllreduceAlgorithm::Btm && r.run.latency() != r.analytic_cycles)
-      throw SimulationError(fmt::format("--exact: allreduce btm took {} cycles, the formula says {}", r.run.latency(),
-                                        r.analytic_cycles));
+    if (r.algorithm == AllreduceAlgorithm::Btm && r.run.latency() != r.analytic_cycles) {
+      // The formula is exact only where no two reduction messages compete for a port
+      // (NOTES.md): say which do, or, if none, that the model broke its contract.
+      const std::string why = r.contention.empty()
+                                  ? std::string()
+                                  : "; it holds only where no two reduction messages compete for a port, and here " +
+                                        r.contention + " (docs/reduction-hardware.md, \"Timing\")";
+      throw SimulationError(fmt::format("--exact: allreduce btm took {} cycles, the formula says {}{}", r.run.latency(),
+                                        r.analytic_cycles, why));
+    }
 }
 
 }  // namespace meshsync

@@ -24,7 +24,8 @@ struct AllreduceParams {
   std::vector<AllreduceAlgorithm> algorithms{std::begin(kAllAllreduceAlgorithms), std::end(kAllAllreduceAlgorithms)};
   std::uint64_t seed = 1;  // the ranks (random:N) and the inputs
   // btm must take its zero-load formula's cycles (docs/reduction-hardware.md, "Timing"):
-  // refused unless t_rm and the sync buffers make it exact, checked by check_exact.
+  // refused unless t_rm and the sync buffers allow it, checked by check_exact, which names
+  // the competing reduction messages (BarrierTree::allreduce_contention) if any.
   bool exact = false;
 };
 
@@ -37,6 +38,7 @@ struct AllreduceAlgorithmRun {
   AllreduceRunResult run;
   std::size_t schedule_messages = 0;
   std::uint64_t analytic_cycles = 0;  // btm: 2(ts + B) + L - 1 on the ranks' tree; 0 for the others
+  std::string contention;  // btm under p.exact: BarrierTree::allreduce_contention of the ranks' tree
   // The check: every rank's result equals the schedule run without a network, word for
   // word (`first_wrong_rank` otherwise); for integers also the exact reduction.
   bool correct = false;
@@ -55,7 +57,9 @@ struct AllreduceExperimentResult {
 AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, const AllreduceParams& p,
                                                    const MachineHook& hook = {});
 
-// With p.exact: SimulationError naming the difference when btm's latency is not its formula's.
+// With p.exact: SimulationError naming the difference when btm's latency is not its formula's,
+// and where the tree's reduction messages compete for a port if they do (the formula holds
+// exactly only where none do).
 void check_exact(const AllreduceParams& p, const AllreduceExperimentResult& x);
 
 // The inputs of the ranks for a seed: int32 and int64 over their whole range (sums wrap

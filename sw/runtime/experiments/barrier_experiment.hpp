@@ -23,7 +23,9 @@ struct BarrierParams {
   bool software_fallback = false;
   // Every barrier must take exactly the NOTES.md formula's cycles: refused where the
   // formula cannot hold (t_rm below exact_trm_minimum(), a load, the software fallback),
-  // and a barrier that differs fails the run (SimulationError).
+  // and a barrier that differs fails the run (SimulationError), naming the sync messages
+  // that compete for a port if its tree has any (BarrierTree::contention): the formula
+  // holds exactly only where none do.
   bool exact = false;
 };
 
@@ -34,6 +36,7 @@ struct BarrierRun {
   int height = 0;
   std::uint64_t analytic_cycles = 0;
   BarrierMeasurement measured;
+  std::string contention;  // under p.exact: BarrierTree::contention of its tree
 };
 
 struct BarrierResult {
@@ -49,7 +52,7 @@ struct BarrierResult {
 BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierParams& p, const MachineHook& hook = {});
 
 // Under p.exact: SimulationError naming the first barrier whose latency differs from the
-// formula's.
+// formula's, and where its tree's messages compete for a port.
 void check_exact(const BarrierParams& p, const BarrierResult& r);
 
 }  // namespace meshsync
