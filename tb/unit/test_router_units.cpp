@@ -62,7 +62,7 @@ struct Links : RouterLinks {
 // and a fresh input unit, as a module's bench would give them.
 struct RouterBench {
   explicit RouterBench(std::uint32_t registers = 4) : cam(registers), out(outputs(p)), tree(p.tree_buffer_depth) {
-    in.set_capacities(p);
+    in.set_capacities(p, Timing{}.trn);  // the model's t_rn
   }
   std::vector<Coord> where = coords();
   NodeId here = kMesh.id({1, 1});
@@ -199,7 +199,7 @@ TEST_CASE("input unit: a sync message's CAM lookup in its arrival cycle decides 
   const int east_in = index(Port::PlusX);
   SECTION("no register for the group: on to the NI, after t_rm") {
     InputUnit in;
-    in.set_capacities(p);
+    in.set_capacities(p, Timing{}.trn);  // the model's t_rn
     CHECK(in.accept(arrive, 50, east_in, ctx) == 50);  // looked up in cycle 50
     CHECK(in.awaits_lookup());
     in.classify_arrivals(50, east_in, ctx);
@@ -214,7 +214,7 @@ TEST_CASE("input unit: a sync message's CAM lookup in its arrival cycle decides 
     s.children = {{kMesh.id({2, 1}), Route::XY}};
     cam.at(0).program(s);
     InputUnit in;
-    in.set_capacities(p);
+    in.set_capacities(p, Timing{}.trn);  // the model's t_rn
     in.accept(arrive, 50, east_in, ctx);
     in.classify_arrivals(50, east_in, ctx);
     CHECK(in.front(1).out == kToBarrierUnit);
@@ -253,7 +253,7 @@ TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs
   cam.at(0).program(s);
   Links links;
   std::vector<InputUnit> in(kPorts);
-  for (auto& i : in) i.set_capacities(p);
+  for (auto& i : in) i.set_capacities(p, Timing{}.trn);  // the model's t_rn
 
   Flit head;
   head.tree = true;

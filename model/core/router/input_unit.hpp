@@ -59,7 +59,7 @@ struct InputRequest {
 class InputUnit {
  public:
   // `trn`: a forwarded flit's delay, which a sync body flit learns only at the front.
-  void set_capacities(const RouterParams& p, std::uint32_t trn = Timing{}.trn) {
+  void set_capacities(const RouterParams& p, std::uint32_t trn) {
     for (int v = 0; v < kVcs; ++v) vcs_[static_cast<std::size_t>(v)].set_capacity(p.depth(v));
     trn_ = trn;
   }

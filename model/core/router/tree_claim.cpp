@@ -1,7 +1,7 @@
 #include "tree_claim.hpp"
 
 #include "input_unit.hpp"
-#include "../router_core.hpp"
+#include "router_links.hpp"
 
 namespace meshsync {
 

@@ -13,11 +13,11 @@
 #include "output_unit.hpp"
 #include "ports.hpp"
 #include "route_unit.hpp"
+#include "router_links.hpp"
 
 namespace meshsync {
 
 class InputUnit;
-class RouterLinks;
 
 class TreeClaim {
  public:
