@@ -14,9 +14,6 @@
 
 #include <systemc>
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#endif
 
 #include "../../model/core/errors.hpp"
 #include "../../model/core/output_files.hpp"
@@ -77,19 +74,6 @@ int finish_stdout(int code) {
   return code;
 }
 
-// A failed simulation threw across libsystemc's coroutine stacks, where AddressSanitizer
-// cannot follow the unwinding ("ASan is ignoring requested __asan_handle_no_return"): it
-// leaves the frames the simulation used poisoned, and the next call that reuses that
-// stack trips on them as a false "unknown-crash". The stack below this frame is unused
-// again here, so its shadow is cleared. Nothing in a build without ASan.
-void forget_simulation_stack() {
-#if defined(__SANITIZE_ADDRESS__)
-  char here = 0;
-  constexpr std::uintptr_t kBelow = 256 * 1024;
-  __asan_unpoison_memory_region(reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(&here) - kBelow), kBelow);
-#endif
-}
-
 // A run's files take their names only when it has succeeded, or when its simulation
 // failed (the waveform shows why); after bad input they are removed (output_files).
 int finish_files(int code) {
@@ -131,7 +115,7 @@ int run_parsed(CommandLine& cli) {
   } catch (const ConfigError& e) {
     return abandon_files(fail("error: " + one_line(e.what()), 2));
   } catch (const SimulationError& e) {
-    forget_simulation_stack();
+    forget_stale_stack_poison();  // the catch ran on the frames the simulation used
     const int code = finish_files(fail(std::string("simulation failed: ") + e.what(), 3));
     return finish_stdout(code);
   } catch (const sc_core::sc_report& e) {

@@ -537,7 +537,11 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
       problem = fmt::format("ran longer than --point-timeout {} s and was ended", timeout);
       problem_code = 3;
     } else if (code != 0) {
-      problem = c.err.empty() ? "exit code " + std::to_string(code) : c.err.substr(0, c.err.find('\n'));
+      // The program's own line ("meshsync: ..."), not what a runtime printed before it (a
+      // sanitizer's warning); else the first line.
+      const std::size_t own = c.err.rfind("meshsync: ", 0) == 0 ? 0 : c.err.find("\nmeshsync: ");
+      const std::size_t from = own == std::string::npos ? 0 : own == 0 ? 0 : own + 1;
+      problem = c.err.empty() ? "exit code " + std::to_string(code) : c.err.substr(from, c.err.find('\n', from) - from);
     } else {
       try {
         result = json::parse(slurp(c.out));

@@ -9,9 +9,6 @@
 #include <functional>
 #include <memory>
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#endif
 
 #include "model/core/packet.hpp"
 #include "support/sim_helpers.hpp"
@@ -20,17 +17,6 @@ using namespace meshsync;
 using namespace meshsync::test;
 
 namespace {
-
-// After an exception left Machine::run, AddressSanitizer may have kept the redzones of
-// the unwound frames poisoned (it reports "ignoring requested __asan_handle_no_return":
-// libsystemc's coroutines confuse its stack bounds). Clear the stale poison below us.
-void forget_stale_stack_poison() {
-#if defined(__SANITIZE_ADDRESS__)
-  volatile char here = 0;
-  constexpr std::size_t kBelow = 512 * 1024;
-  __asan_unpoison_memory_region(const_cast<char*>(&here) - kBelow, kBelow);
-#endif
-}
 
 struct Outcome {
   bool threw = false;       // Machine::run threw SimulationError
