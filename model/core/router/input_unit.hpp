@@ -7,7 +7,7 @@
 #include <array>
 #include <cstdint>
 
-#include "../barrier_register.hpp"
+#include "barrier_register_file.hpp"
 #include "../config.hpp"
 #include "../flit.hpp"
 #include "../flit_fifo.hpp"
