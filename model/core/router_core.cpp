@@ -144,7 +144,10 @@ void RouterCore::barrier_unit_takes(std::uint64_t c, const Requests& r, RouterLi
     pop_input(i, v, c, links);
     return;
   }
-  if (!cs) head.out = static_cast<std::int8_t>(route_.eject_output(i));  // on to the NI when ready
+  if (!cs) {  // on to the NI when ready
+    head.out = static_cast<std::int8_t>(route_.eject_output(i));
+    head.consume = false;
+  }
   input(i).refresh_front(v);
 }
 
@@ -170,11 +173,11 @@ bool RouterCore::traverse(std::uint64_t c, Requests& r, const EmitterOffer& offe
     }
     const int v = r.vc[static_cast<std::size_t>(w)];
     const BufferedFlit& b = input(w).front(v);
-    const Flit f = Crossbar::from_input(o, b, b.out == kTreeOutputs ? tree_.child(w, o) : nullptr);
+    const Flit f = Crossbar::from_input(o, b, b.tree ? tree_.child(w, o) : nullptr);
     out_[static_cast<std::size_t>(o)].pass(v, f.tail, w);
     // A flit with several outputs leaves its buffer with the last of them.
     if (o == highest_bit(r.wants[static_cast<std::size_t>(w)])) {
-      if (f.tail && b.out == kTreeOutputs) tree_.release(w);
+      if (f.tail && b.tree) tree_.release(w);
       pop_input(w, v, c, links);
     }
     send(o, f, c, links);
@@ -256,9 +259,9 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
       s << me << " input " << input_name(i) << " " << kVcNames[static_cast<std::size_t>(v)] << ": " << input(i).size(v)
         << " flit(s), head " << (b.flit.sync ? "sync" : "packet " + std::to_string(b.flit.packet))
         << " to " << where(b.flit.dest);
-      if (b.out == kUnrouted) {
+      if (b.lookup) {
         s << " arriving in cycle " << b.ready;
-      } else if (b.out == kTreeOutputs) {
+      } else if (b.tree) {
         s << " (tree worm, gid " << int{b.flit.gid} << ")";
         if (!tree_.claimed(i)) {
           s << " not yet claimed, ready in cycle " << b.ready;
@@ -272,7 +275,7 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
             if (is_link_output(o)) s << " (credits " << out_[static_cast<std::size_t>(o)].credits(v) << ")";
           }
         }
-      } else if (b.out == kToBarrierUnit) {
+      } else if (b.consume) {
         s << " for the barrier unit";
       } else {
         const OutputUnit& o = out_[static_cast<std::size_t>(b.out)];

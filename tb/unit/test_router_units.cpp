@@ -218,7 +218,7 @@ TEST_CASE("input unit: a sync message's CAM lookup in its arrival cycle decides 
     in.set_capacities(p, Timing{}.trn);  // the model's t_rn
     in.accept(arrive, 50, east_in, ctx);
     in.classify_arrivals(50, east_in, ctx);
-    CHECK(in.front(1).out == kToBarrierUnit);
+    CHECK(in.front(1).consume);
     const InputRequest r = in.request(50, east_in, out, tree);
     CHECK(r.barrier);
     CHECK(r.vc == 1);
@@ -281,7 +281,7 @@ TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs
   // The crossbar readdresses the copy to +X to that child; the NI's copy leaves as it came.
   BufferedFlit front;
   front.flit = head;
-  front.out = kTreeOutputs;
+  front.tree = true;
   const auto leaving = [&](Port o) {
     return Crossbar::from_input(index(o), front, tree.child(index(Port::MinusX), index(o)));
   };
@@ -323,7 +323,7 @@ TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a rele
     BufferedFlit b;
     b.flit = make_sync(SyncType::Arrive, 2, 0, here, Route::XY, slot);
     b.ready = ready;
-    b.out = kToBarrierUnit;
+    b.consume = true;
     return b;
   };
   const std::uint8_t slots[] = {kLocalSlot, 0, 1, 2};
@@ -382,7 +382,7 @@ TEST_CASE("barrier unit: a register write cancels its batch; a freed group's mes
   BufferedFlit b;
   b.flit = make_sync(SyncType::Arrive, 4, here, here, Route::XY, kLocalSlot);
   b.ready = 10;
-  b.out = kToBarrierUnit;
+  b.consume = true;
   CHECK(unit.take(b, 0, 5, route, emitter));
   CHECK_FALSE(emitter.idle());
   const int written = unit.program(s);  // software writes the register again
