@@ -62,4 +62,13 @@ inline void NetworkConfig::validate() const {
          " (longer than any legitimate wait)");
 }
 
+// A configuration that validate() accepted. It is validated once, where it is made from a
+// NetworkConfig (the boundary: the command line, a test's setup; the conversion is
+// implicit), and passed down as it is: the experiments, the machine and the network core
+// take a ValidConfig and do not validate it again. Hold it const: a changed configuration
+// is a new NetworkConfig, validated when it becomes a ValidConfig.
+struct ValidConfig : NetworkConfig {
+  ValidConfig(const NetworkConfig& c) : NetworkConfig(c) { validate(); }  // NOLINT(google-explicit-constructor)
+};
+
 }  // namespace meshsync

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "barrier_register.hpp"
+#include "router/barrier_register_file.hpp"
 #include "flit.hpp"
 #include "router_core.hpp"
 

@@ -4,8 +4,7 @@
 
 namespace meshsync {
 
-NetworkCore::NetworkCore(const NetworkConfig& cfg) : cfg_(cfg) {
-  cfg_.validate();
+NetworkCore::NetworkCore(const ValidConfig& cfg) : cfg_(cfg) {
   const MeshShape& m = cfg_.mesh;
   coords_.resize(static_cast<std::size_t>(m.nodes()));
   for (int n = 0; n < m.nodes(); ++n) coords_[static_cast<std::size_t>(n)] = m.coord(static_cast<NodeId>(n));

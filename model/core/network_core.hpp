@@ -68,7 +68,7 @@ struct LinkCounters {
 
 class NetworkCore : private RouterLinks {
  public:
-  explicit NetworkCore(const NetworkConfig& cfg);
+  explicit NetworkCore(const ValidConfig& cfg);
   NetworkCore(const NetworkCore&) = delete;
   NetworkCore& operator=(const NetworkCore&) = delete;
 

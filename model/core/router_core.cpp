@@ -11,7 +11,8 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
       timing_(cfg.timing),
       in_(route_.all_port() ? kMaxInputs : kPorts),
       tree_(cfg.router.tree_buffer_depth),
-      barrier_(cfg.router) {
+      barrier_(cfg.router),
+      emitter_(cfg.router.barrier_registers) {
   for (InputUnit& i : in_) i.set_capacities(cfg.router, cfg.timing.trn);
   std::uint32_t slots = 0;
   for (int v = 0; v < kVcs; ++v) slots += cfg.router.depth(v);
@@ -70,7 +71,8 @@ bool RouterCore::step(std::uint64_t c, RouterLinks& links) {
     barrier_unit_takes(c, r, links);
     moved = true;
   }
-  const EmitterOffer offer = barrier_.offer(c, route_, out_, inputs());
+  const EmitterOffer offer = emitter_.offer(c, route_, barrier_.registers(), barrier_.batches(), out_, inputs());
+  if (offer.loaded >= 0) barrier_.loaded(offer.loaded);
   return traverse(c, r, offer, links) || moved || offer.folding;
 }
 
@@ -138,11 +140,14 @@ void RouterCore::barrier_unit_takes(std::uint64_t c, const Requests& r, RouterLi
   const int v = r.vc[static_cast<std::size_t>(i)];
   BufferedFlit& head = input(i).front(v);
   const bool cs = head.cs_update;
-  if (barrier_.take(head, i, c, route_)) {
+  if (barrier_.take(head, i, c, route_, emitter_)) {
     pop_input(i, v, c, links);
     return;
   }
-  if (!cs) head.out = static_cast<std::int8_t>(route_.eject_output(i));  // on to the NI when ready
+  if (!cs) {  // on to the NI when ready
+    head.out = static_cast<std::int8_t>(route_.eject_output(i));
+    head.consume = false;
+  }
   input(i).refresh_front(v);
 }
 
@@ -161,19 +166,18 @@ bool RouterCore::traverse(std::uint64_t c, Requests& r, const EmitterOffer& offe
     const int w = grant[static_cast<std::size_t>(o)];
     if (w == n) {
       emitted |= 1u << o;
-      const Flit& f = barrier_.message(offer, o);
+      const Flit& f = emitter_.message(offer, o);
       out_[static_cast<std::size_t>(o)].pass(f.vc(), f.tail, n);
       send(o, f, c, links);
       continue;
     }
     const int v = r.vc[static_cast<std::size_t>(w)];
     const BufferedFlit& b = input(w).front(v);
-    Flit f = b.out == kTreeOutputs ? tree_.copy(w, o, b.flit) : b.flit;
-    if (b.promote && o == b.out) f.head = true;
+    const Flit f = Crossbar::from_input(o, b, b.tree ? tree_.child(w, o) : nullptr);
     out_[static_cast<std::size_t>(o)].pass(v, f.tail, w);
     // A flit with several outputs leaves its buffer with the last of them.
     if (o == highest_bit(r.wants[static_cast<std::size_t>(w)])) {
-      if (f.tail && b.out == kTreeOutputs) tree_.release(w);
+      if (f.tail && b.tree) tree_.release(w);
       pop_input(w, v, c, links);
     }
     send(o, f, c, links);
@@ -185,7 +189,7 @@ bool RouterCore::traverse(std::uint64_t c, Requests& r, const EmitterOffer& offe
     if (input(i).front(v).flit.tail) tree_.release(i);
     pop_input(i, v, c, links);
   }
-  if (barrier_.emitting()) barrier_.sent(offer, emitted);
+  if (emitter_.emitting()) emitter_.sent(offer, emitted, barrier_.registers());
   return granted != 0 || r.drop != 0;
 }
 
@@ -205,7 +209,7 @@ void RouterCore::pop_input(int i, int v, std::uint64_t c, RouterLinks& links) {
 }
 
 std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
-  std::uint64_t next = barrier_.next_wake(c);
+  std::uint64_t next = emitter_.next_wake(c, barrier_.batches());
   if (next == c + 1) return next;
   for (unsigned m = busy_inputs_; m; m &= m - 1) {
     const std::uint64_t r = input(lowest_bit(m)).earliest_front(c);
@@ -220,14 +224,14 @@ std::uint64_t RouterCore::next_wake(std::uint64_t c) const {
 }
 
 bool RouterCore::idle() const {
-  if (!barrier_.idle() || busy_inputs_ != 0) return false;
+  if (!emitter_.idle() || busy_inputs_ != 0) return false;
   for (int ch = 0; ch < channels(); ++ch)
     if (!source(ch).empty()) return false;
   return true;
 }
 
 bool RouterCore::holds_sync() const {
-  if (!barrier_.idle() || source_.holds_sync()) return true;
+  if (!emitter_.idle() || source_.holds_sync()) return true;
   for (unsigned m = busy_inputs_; m; m &= m - 1)
     if (input(lowest_bit(m)).holds_sync()) return true;
   return false;
@@ -255,9 +259,9 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
       s << me << " input " << input_name(i) << " " << kVcNames[static_cast<std::size_t>(v)] << ": " << input(i).size(v)
         << " flit(s), head " << (b.flit.sync ? "sync" : "packet " + std::to_string(b.flit.packet))
         << " to " << where(b.flit.dest);
-      if (b.out == kUnrouted) {
+      if (b.lookup) {
         s << " arriving in cycle " << b.ready;
-      } else if (b.out == kTreeOutputs) {
+      } else if (b.tree) {
         s << " (tree worm, gid " << int{b.flit.gid} << ")";
         if (!tree_.claimed(i)) {
           s << " not yet claimed, ready in cycle " << b.ready;
@@ -271,7 +275,7 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
             if (is_link_output(o)) s << " (credits " << out_[static_cast<std::size_t>(o)].credits(v) << ")";
           }
         }
-      } else if (b.out == kToBarrierUnit) {
+      } else if (b.consume) {
         s << " for the barrier unit";
       } else {
         const OutputUnit& o = out_[static_cast<std::size_t>(b.out)];
@@ -292,7 +296,7 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
       }
       out.push_back(s.str());
     }
-  barrier_.describe(me, out);
+  emitter_.describe(me, out);
   for (int ch = 0; ch < channels(); ++ch) {
     const InjectionChannel& src = source(ch);
     if (!src.empty())

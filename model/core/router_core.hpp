@@ -11,12 +11,14 @@
 #include <string>
 #include <vector>
 
-#include "barrier_register.hpp"
+#include "router/barrier_register_file.hpp"
 #include "config.hpp"
 #include "flit.hpp"
 #include "flit_fifo.hpp"
 #include "injection_channel.hpp"
 #include "router/barrier_unit.hpp"
+#include "router/crossbar.hpp"
+#include "router/emitter.hpp"
 #include "router/input_unit.hpp"
 #include "router/output_unit.hpp"
 #include "router/ports.hpp"
@@ -49,8 +51,8 @@ class RouterCore {
   // The software's register port: program finds the group's entry or a free one (false
   // when none is free or `s` has more children than a register holds); free unprograms
   // the group's member entry (false when there is none).
-  bool program_register(const BarrierRegisterSetup& s) { return barrier_.program(s); }
-  bool free_register(std::uint8_t gid) { return barrier_.free(gid); }
+  bool program_register(const BarrierRegisterSetup& s) { return written(barrier_.program(s)); }
+  bool free_register(std::uint8_t gid) { return written(barrier_.free(gid)); }
 
   // The network interface's injection channel `channel` (0..ni_ports-1): flits enter
   // the channel's input no earlier than `cycle`, one per cycle, in order.
@@ -121,6 +123,11 @@ class RouterCore {
     unsigned several = 0;  // inputs asking for more than one output at once
   };
 
+  // The register file's write of register `r` (-1: none) cancels the emitter's batch of it.
+  bool written(int r) {
+    if (r >= 0) emitter_.cancel(r);
+    return r >= 0;
+  }
   InputUnit& input(int i) { return in_[static_cast<std::size_t>(i)]; }
   const InputUnit& input(int i) const { return in_[static_cast<std::size_t>(i)]; }
   ArrivalContext arrival_context() const { return {route_, timing_, barrier_.registers()}; }
@@ -133,7 +140,7 @@ class RouterCore {
   Requests arbitrate_inputs(std::uint64_t c) const;                            // 4
   void barrier_unit_takes(std::uint64_t c, const Requests& r, RouterLinks& links);  // 5
   // 7 and 8: the switch allocation among the inputs and the emitter's offer (6), and
-  // the winners' flits leave.
+  // the winners' flits leave through the crossbar.
   bool traverse(std::uint64_t c, Requests& r, const EmitterOffer& offer, RouterLinks& links);
 
   void send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& links);
@@ -156,6 +163,7 @@ class RouterCore {
   std::array<OutputUnit, kMaxOutputs> out_{};  // per output (five without an all-port NI)
   TreeClaim tree_;
   BarrierUnit barrier_;
+  Emitter emitter_;
   SwitchAllocator switch_;
   // Credits in flight back to us: never more than the downstream buffers hold.
   FlitFifo<CreditReturn> credit_returns_;

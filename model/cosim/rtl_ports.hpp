@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "model/core/barrier_register.hpp"
+#include "model/core/router/barrier_register_file.hpp"
 #include "model/core/config.hpp"
 #include "model/core/flit.hpp"
 #include "model/core/flit_format.hpp"

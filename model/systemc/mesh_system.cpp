@@ -7,7 +7,7 @@ namespace meshsync {
 
 using sc_core::sc_time;
 
-MeshSystem::MeshSystem(sc_core::sc_module_name name, const NetworkConfig& cfg)
+MeshSystem::MeshSystem(sc_core::sc_module_name name, const ValidConfig& cfg)
     : sc_core::sc_module(name), core_(cfg) {
   core_.set_sink(this);
   board_.set_mesh(core_.mesh());

@@ -21,7 +21,7 @@ namespace meshsync {
 class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink {
  public:
   // cycle_time(): NiHost's.
-  MeshSystem(sc_core::sc_module_name name, const NetworkConfig& cfg);
+  MeshSystem(sc_core::sc_module_name name, const ValidConfig& cfg);
   ~MeshSystem() override;
 
   const NetworkConfig& config() const override { return core_.config(); }

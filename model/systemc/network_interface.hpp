@@ -24,7 +24,7 @@
 #include <systemc>
 #include <tlm>
 
-#include "../core/barrier_register.hpp"
+#include "../core/router/barrier_register_file.hpp"
 #include "../core/random.hpp"
 #include "ni_host.hpp"
 #include "ni_protocol.hpp"

@@ -9,7 +9,7 @@
 
 #include <systemc>
 
-#include "../core/barrier_register.hpp"
+#include "../core/router/barrier_register_file.hpp"
 #include "../core/config.hpp"
 #include "../core/flit.hpp"
 #include "../core/packet.hpp"

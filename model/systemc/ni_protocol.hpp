@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "../core/barrier_register.hpp"
+#include "../core/router/barrier_register_file.hpp"
 #include "../core/flit.hpp"
 #include "../core/reduction_message.hpp"
 

@@ -82,9 +82,8 @@ void print_allreduce_table(const AllreduceOptions& o, const AllreduceExperimentR
 
 int run_allreduce_command(const AllreduceOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
-  const NetworkConfig& cfg = o.net.config;
+  const ValidConfig cfg(o.net.config);  // the one validation (ValidConfig)
   const AllreduceParams& p = o.params;
-  cfg.validate();
   const Cosim* cosim_kept = nullptr;
   // Every rank keeps its vector, and its messages' copies travel through the scoreboard.
   const std::uint64_t ranks = member_count(p.comm, cfg.mesh);

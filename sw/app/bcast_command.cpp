@@ -167,9 +167,8 @@ void print_table(const BcastOptions& o, const BroadcastExperimentResult& x) {
 
 int run_bcast(const BcastOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
-  const NetworkConfig& cfg = o.net.config;
+  const ValidConfig cfg(o.net.config);  // the one validation (ValidConfig)
   const BroadcastParams& p = o.params;
-  cfg.validate();
   if (o.net.wants_rtl() && !p.slow_link.empty())
     throw ConfigError("--slow-link needs model routers: an RTL router's pipeline fixes its links' timing");
   // RTL routers in place of the model's (--rtl, --lockstep, --trace; docs/cosim.md), kept

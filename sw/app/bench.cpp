@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -27,16 +28,18 @@ int sc_main(int argc, char* argv[]) {
   app.add_option("--cycles", cycles, "cycles to simulate (idle, uniform)")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
-  NetworkConfig cfg;
+  std::optional<ValidConfig> valid;
   try {
-    cfg.mesh = parse_mesh(mesh_text);
-    cfg.validate();
+    NetworkConfig c;
+    c.mesh = parse_mesh(mesh_text);
+    valid.emplace(c);
   } catch (const ConfigError& e) {
     std::cerr << "meshsync-bench: error: " << e.what() << "\n";
     return 2;
   }
   const auto t0 = std::chrono::steady_clock::now();
   // The machine is left to the process exit, as in meshsync (SystemC teardown is slow).
+  const ValidConfig& cfg = *valid;
   Machine& m = *new Machine(cfg);
   std::string detail;
   std::unique_ptr<TrafficGenerator> gen;

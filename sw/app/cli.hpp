@@ -1,6 +1,6 @@
 // The `meshsync` command line: every subcommand with its options, bound to the options
 // structs beside each command (barrier_command.hpp, ...). The program parses argv with it; a sweep parses each of its
-// points with a fresh one, so a bad point is refused before anything runs.
+// points with a fresh one (point_parser), so a bad point is refused before anything runs.
 #pragma once
 
 #include <string>
@@ -33,6 +33,9 @@ class CommandLine {
   // SimulationError propagate. (cli_run.cpp: the parser links without the runs.)
   int run();
   CLI::App& app() { return app_; }
+  // The sweep's questions to the command line (sweep_command.hpp), each answered by a
+  // fresh one.
+  static PointParser point_parser();
 
  private:
   CLI::App app_;

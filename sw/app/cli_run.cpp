@@ -9,6 +9,26 @@
 
 namespace meshsync {
 
+PointParser CommandLine::point_parser() {
+  // A fresh command line per question: one that has parsed keeps its options' values.
+  return {[](const std::string& command) {
+            try {
+              CommandLine().app().get_subcommand(command);
+              return true;
+            } catch (const CLI::OptionNotFound&) {
+              return false;
+            }
+          },
+          [](const std::vector<std::string>& args) {
+            try {
+              CommandLine().parse(args);
+              return std::string();
+            } catch (const CLI::ParseError& e) {
+              return std::string(e.what());
+            }
+          }};
+}
+
 int CommandLine::run() {
   set_json_command(app_.get_subcommands().front()->get_name());
   if (print_config_) {
@@ -21,7 +41,7 @@ int CommandLine::run() {
   if (traffic_cmd_->parsed()) return run_traffic(traffic_);
   if (multicast_plan_cmd_->parsed()) return run_multicast_plan(multicast_plan_);
   if (multicast_cmd_->parsed()) return run_multicast(multicast_);
-  if (sweep_cmd_->parsed()) return run_sweep(sweep_);
+  if (sweep_cmd_->parsed()) return run_sweep(sweep_, point_parser());
   if (bcast_cmd_->parsed()) return run_bcast(bcast_);
   if (adaptive_tree_cmd_->parsed()) return run_adaptive_tree(adaptive_tree_);
   if (soak_cmd_->parsed()) return run_soak(soak_);

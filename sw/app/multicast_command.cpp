@@ -116,9 +116,8 @@ void print_load(const MulticastOptions& o, const std::vector<MulticastAlgorithmR
 
 int run_multicast(const MulticastOptions& o) {
   const auto wall0 = std::chrono::steady_clock::now();
-  const NetworkConfig& cfg = o.net.config;
+  const ValidConfig cfg(o.net.config);  // the one validation (ValidConfig)
   const MulticastParams& p = o.params;
-  cfg.validate();
   if (o.net.wants_rtl() && !p.load.pattern.empty())
     throw ConfigError("--load does not run with RTL routers (--rtl, --lockstep) yet");
   // Each algorithm runs on a machine of its own.

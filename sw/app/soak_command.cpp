@@ -61,8 +61,7 @@ void print_table(const NetworkConfig& cfg, const SoakParams& p, const SoakResult
 }  // namespace
 
 int run_soak(const SoakOptions& o) {
-  const NetworkConfig& cfg = o.net.config;
-  cfg.validate();
+  const ValidConfig cfg(o.net.config);  // the one validation (ValidConfig)
   if (o.net.wants_rtl() && !o.faults.empty())
     throw ConfigError("--fault: faults live in the model's links and routers; drop --rtl, --lockstep and --trace");
   SoakParams p = o.params;

@@ -31,7 +31,6 @@
 
 #include "../../model/core/errors.hpp"
 #include "../../model/core/output_files.hpp"
-#include "cli.hpp"
 #include "progress_bar.hpp"
 #include "ranks.hpp"
 #include "run_output.hpp"
@@ -105,7 +104,7 @@ std::uint64_t seed_value(const std::string& text) {
   return static_cast<std::uint64_t>(v);
 }
 
-SweepSpec read_spec(const std::string& path, std::uint64_t max_points) {
+SweepSpec read_spec(const std::string& path, std::uint64_t max_points, const PointParser& parser) {
   const std::string text = read_input_file(path, "sweep spec", kMaxConfigBytes);
   YAML::Node doc;
   try {
@@ -157,11 +156,7 @@ SweepSpec read_spec(const std::string& path, std::uint64_t max_points) {
   }
   if (s.command.empty()) bad_spec("'command' is missing (barrier, traffic, tree, multicast-plan or multicast)");
   if (s.command == "sweep") bad_spec("'command' cannot be sweep");
-  try {
-    CommandLine().app().get_subcommand(s.command);
-  } catch (const CLI::OptionNotFound&) {
-    bad_spec("'command' " + s.command + " is not a meshsync subcommand");
-  }
+  if (!parser.is_command(s.command)) bad_spec("'command' " + s.command + " is not a meshsync subcommand");
   // The product's size before it is enumerated: a sweep of millions of points would
   // spend its time listing them and write nothing.
   std::uint64_t total = s.seeds.size();
@@ -179,7 +174,7 @@ bool writes_a_file(const std::string& option) { return option == "trace"; }
 
 // The product of the parameter lists, seeds innermost; each point checked by the real
 // command line, so a bad value is refused before anything runs.
-std::vector<Point> points_of(const SweepSpec& s) {
+std::vector<Point> points_of(const SweepSpec& s, const PointParser& parser) {
   std::vector<Point> out;
   std::vector<std::size_t> at(s.parameters.size(), 0);
   for (;;) {
@@ -196,12 +191,8 @@ std::vector<Point> points_of(const SweepSpec& s) {
         p.args.push_back(values[at[k]]);
       }
       p.args.insert(p.args.end(), {"--seed", std::to_string(seed), "--json"});
-      try {
-        CommandLine cli;
-        cli.parse(p.args);
-      } catch (const CLI::ParseError& e) {
-        bad_spec(fmt::format("point {} ({}, seed {}): {}", p.index, p.parameters.dump(), seed, e.what()));
-      }
+      if (const std::string why = parser.refusal(p.args); !why.empty())
+        bad_spec(fmt::format("point {} ({}, seed {}): {}", p.index, p.parameters.dump(), seed, why));
       out.push_back(std::move(p));
     }
     std::size_t k = s.parameters.size();
@@ -594,11 +585,11 @@ struct Prepared {
 };
 
 // Reads and checks everything before a point runs: the same on every rank.
-Prepared prepare(const SweepOptions& o) {
+Prepared prepare(const SweepOptions& o, const PointParser& parser) {
   Prepared p;
-  p.spec = read_spec(o.spec, static_cast<std::uint64_t>(o.max_points));
+  p.spec = read_spec(o.spec, static_cast<std::uint64_t>(o.max_points), parser);
   if (!o.output.empty()) p.spec.output = o.output;
-  p.points = points_of(p.spec);
+  p.points = points_of(p.spec, parser);
   std::map<std::string, std::size_t> files;  // a file an option writes -> the first point writing it
   for (const Point& point : p.points)
     for (const auto& [name, value] : point.parameters.items())
@@ -669,12 +660,12 @@ int execute(const SweepOptions& o, Prepared prep, const Ranks& ranks) {
 
 }  // namespace
 
-int run_sweep(const SweepOptions& o) {
+int run_sweep(const SweepOptions& o, const PointParser& parser) {
   const Ranks ranks;
   Prepared prep;
   std::exception_ptr refused;
   try {
-    prep = prepare(o);
+    prep = prepare(o, parser);
   } catch (const ConfigError&) {
     refused = std::current_exception();
   }

@@ -326,7 +326,7 @@ std::string BarrierTree::contention_of(const Timing& t, std::uint32_t sync_buffe
   if (std::string c = up.competing(sync_buffer_depth); !c.empty()) return c;
   // Distribution: the root's release enters from its NI; every child's release leaves in
   // its batch's due cycle, the local release with it at a leaf and otherwise in the cycle
-  // after every child's tail (BarrierUnit::offer_batch).
+  // after every child's tail (Emitter::offer_batch).
   ZeroLoadSchedule down(mesh_, t, cs);
   std::vector<std::uint64_t> reached(nodes_.size(), 0);
   down.from_ni(root_, 0, true);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "../../model/core/barrier_register.hpp"
+#include "../../model/core/router/barrier_register_file.hpp"
 #include "../../model/core/config.hpp"
 
 namespace meshsync {

@@ -31,8 +31,7 @@ void fresh_systemc_context() {
 }
 }  // namespace
 
-Machine::Machine(const NetworkConfig& cfg) {
-  cfg.validate();
+Machine::Machine(const ValidConfig& cfg) {
   fresh_systemc_context();
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);

@@ -19,7 +19,7 @@ namespace meshsync {
 
 class Machine {
  public:
-  explicit Machine(const NetworkConfig& cfg);
+  explicit Machine(const ValidConfig& cfg);
   ~Machine();
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;

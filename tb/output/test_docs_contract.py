@@ -9,7 +9,9 @@
    the tree.
 3. The C++ side of the unit table (microarchitecture.md, "Units") and of the module map and
    hierarchy (rtl.md): each `Class` is a class or struct of model/, each `Class::member`,
-   `member_` and `function()` a name in model/.
+   `member_` and `function()` a name in model/. The same for the C++ column of
+   microarchitecture.md's "Steps, units and tests", each of whose tests ("name" after its
+   `test_*.cpp`) is a TEST_CASE of that file.
 4. Every default the pages state is the code's: rtl.md's design point table (model column:
    the field's initializer in model/core/parameters.hpp; design point: meshsync_router.sv's
    parameter default and kParameters' rtl_default), "Parameters of the top (defaults ...)",
@@ -145,6 +147,20 @@ for doc in DOCS:
         sec = re.search(r"\n## Units\n(.*?)\n## ", text, re.S)
         for row in re.finditer(r"^\| `(?!-)(.*?)\|", sec.group(1) if sec else "", re.M):
             cells.append(("`" + row.group(1), line_of(text, sec.start(1) + row.start())))
+        # The steps' table: its C++ column, and every test it names is a TEST_CASE of its file.
+        sec = re.search(r"\n## Steps, units and tests\n(.*?)\n## ", text, re.S)
+        rows = re.findall(r"^\|([^|\n]*)\|([^|\n]*)\|([^|\n]*)\|([^|\n]*)\|\s*$", sec.group(1) if sec else "", re.M)
+        if not sec or len(rows) < 10:
+            problem(doc, 1, "no table of the steps' units and tests (## Steps, units and tests)")
+        for row in re.finditer(r"^\|[^|\n]*\|([^|\n]*)\|[^|\n]*\|([^|\n]*)\|\s*$", sec.group(1) if sec else "", re.M):
+            line = line_of(text, sec.start(1) + row.start())
+            cells.append((row.group(1), line))
+            for m in re.finditer(r"`(test_\w+\.cpp)`((?:[ ,]*\"[^\"]+\"(?: \([^)]*\))?)+)", row.group(2)):
+                files = [f for f in (root / "tb").rglob(m.group(1))]
+                cases = "\n".join(f.read_text() for f in files)
+                for name in re.findall(r"\"([^\"]+)\"", m.group(2)):
+                    if not re.search(r'TEST_CASE\(\s*"' + re.escape(name) + '"', cases):
+                        problem(doc, line, f'no TEST_CASE "{name}" in {m.group(1)}')
     else:
         sec = re.search(r"\n## Module map\n(.*?)\n## ", text, re.S)
         for row in re.finditer(r"^\|[^|\n]*\|[^\n]*\|([^|\n]*)\|\s*$", sec.group(1) if sec else "", re.M):

@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "model/core/barrier_register.hpp"
+#include "model/core/router/barrier_register_file.hpp"
 
 using namespace meshsync;
 

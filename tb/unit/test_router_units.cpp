@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/core/router/barrier_unit.hpp"
+#include "model/core/router/crossbar.hpp"
 #include "model/core/router/input_unit.hpp"
 #include "model/core/router/output_unit.hpp"
 #include "model/core/router/switch_allocator.hpp"
@@ -217,7 +218,7 @@ TEST_CASE("input unit: a sync message's CAM lookup in its arrival cycle decides 
     in.set_capacities(p, Timing{}.trn);  // the model's t_rn
     in.accept(arrive, 50, east_in, ctx);
     in.classify_arrivals(50, east_in, ctx);
-    CHECK(in.front(1).out == kToBarrierUnit);
+    CHECK(in.front(1).consume);
     const InputRequest r = in.request(50, east_in, out, tree);
     CHECK(r.barrier);
     CHECK(r.vc == 1);
@@ -277,9 +278,15 @@ TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs
   CHECK(tree.outputs(index(Port::MinusX)) == ((1u << index(Port::Local)) | (1u << index(Port::PlusX))));
   CHECK(links.dropped_outputs == std::vector<int>{index(Port::PlusY)});
   CHECK(out[index(Port::PlusX)].owner(kTreeVc) == index(Port::MinusX));
-  // The copy to +X is readdressed to that child.
-  CHECK(tree.copy(index(Port::MinusX), index(Port::PlusX), head).dest == kMesh.id({3, 1}));
-  CHECK(tree.copy(index(Port::MinusX), index(Port::Local), head).dest == here);
+  // The crossbar readdresses the copy to +X to that child; the NI's copy leaves as it came.
+  BufferedFlit front;
+  front.flit = head;
+  front.tree = true;
+  const auto leaving = [&](Port o) {
+    return Crossbar::from_input(index(o), front, tree.child(index(Port::MinusX), index(o)));
+  };
+  CHECK(leaving(Port::PlusX).dest == kMesh.id({3, 1}));
+  CHECK(leaving(Port::Local).dest == here);
 
   // The second head claims in the next cycle: Local and +X are held, +Y has no room.
   tree.claim(kTiming.trm, candidates, in.data(), kPorts, route, cam, out, links);
@@ -289,41 +296,52 @@ TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs
   CHECK_FALSE(tree.claimed(index(Port::MinusX)));
 }
 
+namespace {
+// The emitter's step, wired to the barrier unit as RouterCore wires them.
+EmitterOffer offer(Emitter& emitter, BarrierUnit& unit, std::uint64_t c, const RouteUnit& route,
+                   const std::array<OutputUnit, kMaxOutputs>& out) {
+  const EmitterOffer o = emitter.offer(c, route, unit.registers(), unit.batches(), out, kPorts);
+  if (o.loaded >= 0) unit.loaded(o.loaded);
+  return o;
+}
+}  // namespace
+
 TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a release batch staged child by child", "[units]") {
   RouterBench bench;
   auto& [where, here, route, p, cam, ctx, out, tree, in] = bench;
   BarrierUnit unit(p);
+  Emitter emitter(p.barrier_registers);
   BarrierRegisterSetup s;
   s.gid = 2;
   s.parent = kMesh.id({0, 1});  // the parent is behind -X
   s.children = {{kMesh.id({2, 1}), Route::XY}, {kMesh.id({3, 1}), Route::XY}, {kMesh.id({1, 2}), Route::XY}};
-  REQUIRE(unit.program(s));
-  CHECK(unit.idle());
+  REQUIRE(unit.program(s) >= 0);
+  CHECK(emitter.idle());
 
   // The local process and the three children arrive; the last completes the reduction.
   const auto arrival = [&](std::uint8_t slot, std::uint64_t ready) {
     BufferedFlit b;
     b.flit = make_sync(SyncType::Arrive, 2, 0, here, Route::XY, slot);
     b.ready = ready;
-    b.out = kToBarrierUnit;
+    b.consume = true;
     return b;
   };
   const std::uint8_t slots[] = {kLocalSlot, 0, 1, 2};
   for (std::uint8_t k = 0; k < 4; ++k) {
     BufferedFlit b = arrival(slots[k], 100 + k);
-    CHECK(unit.take(b, 0, 80 + k, route));
+    CHECK(unit.take(b, 0, 80 + k, route, emitter));
   }
-  CHECK_FALSE(unit.idle());
-  CHECK(unit.next_wake(83) == 84);  // the emitter takes the batch in the next cycle
-  CHECK(unit.offer(83, route, out, kPorts).ports == 0);  // created this cycle: not yet
-  CHECK(unit.offer(84, route, out, kPorts).ports == 0);  // taken and staged, not due
-  CHECK(unit.next_wake(84) == 103);  // due when the completing message is ready
-  CHECK(unit.offer(102, route, out, kPorts).ports == 0);
-  EmitterOffer o = unit.offer(103, route, out, kPorts);
+  CHECK_FALSE(emitter.idle());
+  CHECK(emitter.next_wake(83, unit.batches()) == 84);  // the emitter takes the batch in the next cycle
+  CHECK(offer(emitter, unit, 83, route, out).ports == 0);  // created this cycle: not yet
+  CHECK(offer(emitter, unit, 84, route, out).ports == 0);  // taken and staged, not due
+  CHECK(emitter.next_wake(84, unit.batches()) == 103);  // due when the completing message is ready
+  CHECK(offer(emitter, unit, 102, route, out).ports == 0);
+  EmitterOffer o = offer(emitter, unit, 103, route, out);
   CHECK(o.ports == 1u << index(Port::MinusX));
-  CHECK(unit.message(o, index(Port::MinusX)).dest == s.parent);
-  unit.sent(o, o.ports);
-  CHECK(unit.idle());
+  CHECK(emitter.message(o, index(Port::MinusX)).dest == s.parent);
+  emitter.sent(o, o.ports, unit.registers());
+  CHECK(emitter.idle());
 
   // The release, one message staged per cycle from 191: the first +X child waits in its
   // slot for the due cycle 200; the second +X child waits for that slot (staged in 201,
@@ -332,18 +350,18 @@ TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a rele
   BufferedFlit rel;
   rel.flit = make_sync(SyncType::Release, 2, *s.parent, here, Route::XY, 0);
   rel.ready = 200;
-  CHECK(unit.take(rel, 0, 190, route));
+  CHECK(unit.take(rel, 0, 190, route, emitter));
   std::vector<std::pair<std::uint64_t, int>> sent;  // (cycle, port)
   std::vector<NodeId> dests;
-  for (std::uint64_t c = 190; c < 220 && !unit.idle(); ++c) {
-    o = unit.offer(c, route, out, kPorts);
+  for (std::uint64_t c = 190; c < 220 && !emitter.idle(); ++c) {
+    o = offer(emitter, unit, c, route, out);
     for (unsigned m = o.ports; m; m &= m - 1) {
       sent.emplace_back(c, lowest_bit(m));
-      dests.push_back(unit.message(o, lowest_bit(m)).dest);
+      dests.push_back(emitter.message(o, lowest_bit(m)).dest);
     }
-    unit.sent(o, o.ports);
+    emitter.sent(o, o.ports, unit.registers());
   }
-  CHECK(unit.idle());
+  CHECK(emitter.idle());
   const std::vector<std::pair<std::uint64_t, int>> expected{{200, index(Port::PlusX)},
                                                             {202, index(Port::PlusX)},
                                                             {203, index(Port::PlusY)},
@@ -356,26 +374,29 @@ TEST_CASE("barrier unit: a register write cancels its batch; a freed group's mes
   RouterBench bench;
   auto& [where, here, route, p, cam, ctx, out, tree, in] = bench;
   BarrierUnit unit(p);
+  Emitter emitter(p.barrier_registers);
   BarrierRegisterSetup s;
   s.gid = 4;
   s.parent = kMesh.id({0, 1});
-  REQUIRE(unit.program(s));
+  REQUIRE(unit.program(s) >= 0);
   BufferedFlit b;
   b.flit = make_sync(SyncType::Arrive, 4, here, here, Route::XY, kLocalSlot);
   b.ready = 10;
-  b.out = kToBarrierUnit;
-  CHECK(unit.take(b, 0, 5, route));
-  CHECK_FALSE(unit.idle());
-  REQUIRE(unit.program(s));  // software writes the register again
+  b.consume = true;
+  CHECK(unit.take(b, 0, 5, route, emitter));
+  CHECK_FALSE(emitter.idle());
+  const int written = unit.program(s);  // software writes the register again
+  REQUIRE(written >= 0);
+  emitter.cancel(written);
   // The cancelled batch stays in the FIFO until the emitter discards it, taking nothing.
-  CHECK_FALSE(unit.idle());
-  CHECK(unit.offer(6, route, out, kPorts).ports == 0);
-  CHECK(unit.idle());
-  CHECK(unit.offer(10, route, out, kPorts).ports == 0);
+  CHECK_FALSE(emitter.idle());
+  CHECK(offer(emitter, unit, 6, route, out).ports == 0);
+  CHECK(emitter.idle());
+  CHECK(offer(emitter, unit, 10, route, out).ports == 0);
 
-  REQUIRE(unit.free(4));
-  CHECK_FALSE(unit.free(4));
-  CHECK_FALSE(unit.take(b, 0, 11, route));  // not taken: the input relabels it for the NI
+  REQUIRE(unit.free(4) >= 0);
+  CHECK(unit.free(4) < 0);
+  CHECK_FALSE(unit.take(b, 0, 11, route, emitter));  // not taken: the input relabels it for the NI
 
   // Round robin among the inputs offering messages.
   CHECK(unit.pick(0b10110) == 1);

@@ -5,44 +5,27 @@
 
 namespace meshsync {
 
-bool BarrierUnit::program(const BarrierRegisterSetup& s) {
-  if (s.children.size() > max_children_) return false;
+int BarrierUnit::program(const BarrierRegisterSetup& s) {
+  if (s.children.size() > max_children_) return -1;
   const int r = regs_.find_or_allocate(s.gid);
-  if (r < 0) return false;
+  if (r < 0) return -1;
   regs_.at(r).program(s);
   cancel_batch(r);
-  return true;
+  return r;
 }
 
-bool BarrierUnit::free(std::uint8_t gid) {
+int BarrierUnit::free(std::uint8_t gid) {
   const int r = regs_.lookup(gid);
-  if (r < 0 || !regs_.at(r).member()) return false;
+  if (r < 0 || !regs_.at(r).member()) return -1;
   regs_.at(r).unprogram();
   cancel_batch(r);
-  return true;
+  return r;
 }
 
 void BarrierUnit::cancel_batch(int r) {
-  // A write starts the register afresh: its queued batch is killed and what the emitter
-  // still had to send for it is dropped (software frees a register only after its local
-  // release, which leaves last).
+  // A write starts the register afresh: its batch is no longer pending (the emitter
+  // drops it too, Emitter::cancel).
   batches_[static_cast<std::size_t>(r)].pending = false;
-  for (Queued& q : fifo_)
-    if (q.reg == r) q.live = false;
-  if (emitter_.reg == r) {
-    // A reduction message whose head has left runs to its tail, so that its output VC and
-    // the receiver's lane context are freed; nothing else of the batch is sent.
-    unsigned streaming = 0;
-    for (unsigned m = emitter_.full; m; m &= m - 1)
-      if (!emitter_.slot[static_cast<std::size_t>(lowest_bit(m))].head) streaming |= 1u << lowest_bit(m);
-    if (streaming == 0) {
-      emitter_.reset();
-    } else {
-      emitter_.full = streaming;
-      emitter_.staged_all = true;
-      emitter_.fold_left = 0;
-    }
-  }
   // A reduction message half stored belongs to the old epoch: its remaining flits are
   // taken and dropped.
   for (auto& vcs : incoming_)
@@ -68,25 +51,19 @@ void BarrierUnit::violation(int r, const RouteUnit& route, const std::string& wh
                          std::to_string(k.x) + "," + std::to_string(k.y) + "): " + what);
 }
 
-std::uint32_t* BarrierUnit::lane(int r, std::uint32_t k, std::uint32_t words) {
-  std::vector<std::uint32_t>& l = regs_.at(r).reduction.lanes[k];
-  if (l.size() < words) l.resize(words);
-  return l.data();
-}
-
-bool BarrierUnit::take(BufferedFlit& b, int input, std::uint64_t c, const RouteUnit& route) {
+bool BarrierUnit::take(BufferedFlit& b, int input, std::uint64_t c, const RouteUnit& route, Emitter& emitter) {
   const Flit& f = b.flit;
   if (b.cs_update) {
     update_cs_path(f);
     b.cs_update = false;
     return false;
   }
-  if (!f.head) return take_body(f, input, c, route);
+  if (!f.head) return take_body(f, input, c, route, emitter);
   if (f.stype == SyncType::Setup || f.stype == SyncType::Teardown) return true;  // path end
   const int r = regs_.lookup(f.gid);
   if (r < 0 || !regs_.at(r).member()) return false;  // freed since its arrival
   take_head(r, b, input, route);
-  if (f.tail) complete(r, f.stype, f.data, b.ready, c, route);
+  if (f.tail) complete(r, f.stype, f.data, b.ready, c, route, emitter);
   return true;
 }
 
@@ -125,7 +102,7 @@ void BarrierUnit::take_head(int r, const BufferedFlit& b, int input, const Route
       Incoming{r, true, f.stype == SyncType::Release, f.data, 1, 0, b.ready};
 }
 
-bool BarrierUnit::take_body(const Flit& f, int input, std::uint64_t c, const RouteUnit& route) {
+bool BarrierUnit::take_body(const Flit& f, int input, std::uint64_t c, const RouteUnit& route, Emitter& emitter) {
   Incoming& in = incoming_[static_cast<std::size_t>(input)][sync_vc_index(f.vc())];
   if (in.reg < 0)
     throw std::logic_error("a sync body flit with no head before it at input " + std::to_string(input));
@@ -151,7 +128,7 @@ bool BarrierUnit::take_body(const Flit& f, int input, std::uint64_t c, const Rou
       }
       in.flits = d->flits();
     } else {
-      store_half(lane(r, in.lane(), (in.flits - 2) / 2), in.pos, f.payload);
+      store_half(regs_.at(r).reduction.lane(in.lane(), (in.flits - 2) / 2), in.pos, f.payload);
     }
     if (f.tail != (in.pos + 1 == in.flits))
       violation(r, route, "a reduction message's tail at flit " + std::to_string(in.pos) + ", its descriptor says " +
@@ -161,13 +138,13 @@ bool BarrierUnit::take_body(const Flit& f, int input, std::uint64_t c, const Rou
   if (f.tail) {
     const Incoming done = in;
     in.reg = -1;
-    if (done.live) complete(r, done.release ? SyncType::Release : SyncType::Arrive, done.slot, done.ready, c, route);
+    if (done.live) complete(r, done.release ? SyncType::Release : SyncType::Arrive, done.slot, done.ready, c, route, emitter);
   }
   return true;
 }
 
 void BarrierUnit::complete(int r, SyncType type, std::uint8_t slot, std::uint64_t ready, std::uint64_t c,
-                           const RouteUnit& route) {
+                           const RouteUnit& route, Emitter& emitter) {
   BarrierRegister& reg = regs_.at(r);
   if (type == SyncType::Arrive) {
     const auto operands = static_cast<std::uint8_t>(reg.arrival_flags() | (slot <= kLocalSlot ? 1u << slot : 0u));
@@ -179,142 +156,18 @@ void BarrierUnit::complete(int r, SyncType type, std::uint8_t slot, std::uint64_
   }
   const std::uint8_t gid = reg.gid();
   Batch& slot_of = batches_[static_cast<std::size_t>(r)];
-  if (slot_of.pending || emitter_.reg == r)
+  if (slot_of.pending || emitter.holds(r))
     throw std::logic_error("barrier protocol violation: gid " + std::to_string(gid) +
                            " completed a reduction or distribution while its previous one was "
                            "still being sent");
   // The FIFO holds as many batches as there are registers; only killed entries (software
   // rewrote a register whose batch was queued) can fill it while the emitter is busy.
-  if (fifo_.size() >= batches_.size() && emitter_.reg >= 0)
+  if (emitter.full())
     throw std::logic_error("barrier protocol violation: gid " + std::to_string(gid) +
                            " completed a batch while the emitter's queue was full");
   // It may leave when its message is ready, and in the next cycle at the earliest.
   slot_of = Batch{true, std::max(ready, c + 1)};
-  fifo_.push_back(Queued{r, type == SyncType::Release, true, c});
-}
-
-void BarrierUnit::take_batch(const Queued& q) {
-  batches_[static_cast<std::size_t>(q.reg)].pending = false;
-  emitter_.reg = q.reg;
-  emitter_.release = q.release;
-  emitter_.next = 0;
-  emitter_.staged_all = false;
-  emitter_.full = 0;
-  emitter_.fold_left = 0;
-  const RegisterReduction& red = regs_.at(q.reg).reduction;
-  // A release carries the result only for an allreduce.
-  emitter_.vector = red.red && (!q.release || red.desc.all);
-  emitter_.desc = red.desc;
-  if (q.release || !red.red) return;
-  // The fold (docs/reduction-hardware.md): per element, the present children in slot
-  // order (port order +X, -X, +Y, -Y), then the node's own vector, the result in place in
-  // lane 4. One ALU operation a cycle: C per element, before the first message is staged.
-  const ReductionDescriptor& d = red.desc;
-  const std::uint32_t words = d.words();
-  ReduceVector acc;
-  unsigned folded = 0;
-  for (std::uint32_t k = 0; k < kLocalSlot; ++k) {
-    if (!(red.operands & (1u << k))) continue;
-    const std::uint32_t* child = lane(q.reg, k, words);
-    if (folded++ == 0) acc.assign(child, child + words);
-    else combine(d.op, d.type, acc, red.lanes[k], 0, d.count);
-  }
-  if (folded == 0) return;  // a leaf: its own vector is its partial result
-  std::uint32_t* own = lane(q.reg, kLocalSlot, words);
-  combine(d.op, d.type, acc, red.lanes[kLocalSlot], 0, d.count);
-  std::copy(acc.begin(), acc.end(), own);
-  emitter_.fold_left = folded * d.count;
-}
-
-void BarrierUnit::stage(const RouteUnit& route) {
-  // One message per cycle, built from the register's fields as they are now, into its
-  // port's slot; it waits while that slot still holds a message (start of the cycle).
-  const BarrierRegister& reg = regs_.at(emitter_.reg);
-  const std::size_t children = reg.setup().children.size();
-  const bool child = emitter_.release && emitter_.next < children;
-  Flit m = emitter_.release ? reg.release_message(child ? emitter_.next : children, route.id())
-                            : reg.reduction_message(route.id());
-  const int p = index(route.port(m));
-  if (emitter_.full & (1u << p)) return;
-  // A reduction's result goes up to the parent, to the root's NI for a reduce, and down
-  // the distribution for an allreduce.
-  if (emitter_.vector && (emitter_.release || reg.setup().parent || !emitter_.desc.all)) {
-    m.tail = false;
-    m.length = static_cast<std::uint16_t>(emitter_.desc.flits());
-    emitter_.head[static_cast<std::size_t>(p)] = m;
-    emitter_.pos[static_cast<std::size_t>(p)] = 0;
-  }
-  emitter_.slot[static_cast<std::size_t>(p)] = m;
-  emitter_.full |= 1u << p;
-  if (child) ++emitter_.next;
-  else emitter_.staged_all = true;
-}
-
-EmitterOffer BarrierUnit::offer_batch(std::uint64_t c, const RouteUnit& route,
-                                      const std::array<OutputUnit, kMaxOutputs>& outputs, int me) {
-  EmitterOffer o;
-  if (emitter_.reg < 0) {
-    // Idle at the start of the cycle: take the oldest batch created before it, due or not.
-    if (fifo_.empty() || fifo_.front().created >= c) return o;
-    const Queued q = fifo_.front();
-    fifo_.erase(fifo_.begin());
-    if (!q.live) return o;  // killed by a software write: discarded, nothing taken
-    take_batch(q);
-  } else if (batches_[static_cast<std::size_t>(emitter_.reg)].due <= c) {
-    // From the due cycle on, every slot (as at the start of the cycle) with a credit and
-    // its VC free, or held by the worm the slot streams. The local release leaves after
-    // every child's, so software cannot free the register while the batch still reads it:
-    // it waits while a child's slot is full.
-    constexpr int local = index(Port::Local);
-    const unsigned children = emitter_.full & ~(1u << local);
-    for (unsigned m = emitter_.full; m; m &= m - 1) {
-      const int p = lowest_bit(m);
-      const Flit& f = emitter_.slot[static_cast<std::size_t>(p)];
-      if (p == local && f.stype == SyncType::Release && children != 0) continue;
-      const OutputUnit& out = outputs[static_cast<std::size_t>(p)];
-      if (out.has_credit(f.vc()) && out.may_use(f.vc(), f.head, me)) o.ports |= 1u << p;
-    }
-  }
-  if (emitter_.fold_left > 0) {
-    --emitter_.fold_left;
-    o.folding = true;
-  } else if (!emitter_.staged_all) {
-    stage(route);
-  }
-  return o;
-}
-
-void BarrierUnit::sent(const EmitterOffer& offer, unsigned granted_ports) {
-  if (emitter_.reg < 0) return;
-  for (unsigned m = offer.ports & granted_ports; m; m &= m - 1) {
-    const auto p = static_cast<std::size_t>(lowest_bit(m));
-    if (emitter_.slot[p].tail) {
-      emitter_.full &= ~(1u << p);
-    } else {
-      // The slot offers the worm's next flit from the next cycle.
-      emitter_.slot[p] = reduction_flit(emitter_.head[p], emitter_.desc, lane(emitter_.reg, kLocalSlot, emitter_.desc.words()),
-                                        ++emitter_.pos[p]);
-    }
-  }
-  if (emitter_.staged_all && emitter_.full == 0) emitter_.reset();
-}
-
-std::uint64_t BarrierUnit::next_wake(std::uint64_t c) const {
-  if (emitter_.reg < 0) return fifo_.empty() ? kNever : c + 1;
-  // Staged and waiting for its due cycle: nothing moves before it.
-  if (emitter_.staged_all) return std::max(c + 1, batches_[static_cast<std::size_t>(emitter_.reg)].due);
-  return c + 1;
-}
-
-void BarrierUnit::describe(const std::string& me, std::vector<std::string>& out) const {
-  if (emitter_.reg >= 0)
-    out.push_back(me + ": barrier register " + std::to_string(emitter_.reg) + " sending: " +
-                  std::to_string(__builtin_popcount(emitter_.full)) + " message(s) staged" +
-                  (emitter_.staged_all ? "" : ", more to stage") +
-                  (emitter_.fold_left > 0 ? ", folding " + std::to_string(emitter_.fold_left) + " more cycle(s)" : ""));
-  for (const Queued& q : fifo_)
-    out.push_back(me + ": barrier register " + std::to_string(q.reg) +
-                  (q.live ? " waits for the emitter" : " (cancelled) waits to be discarded"));
+  emitter.push(r, type == SyncType::Release, c);
 }
 
 }  // namespace meshsync

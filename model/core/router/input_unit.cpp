@@ -13,13 +13,13 @@ std::uint64_t InputUnit::accept(const Flit& f, std::uint64_t arrival, int input,
   BufferedFlit& b = fifo(v).push_slot();
   b = BufferedFlit{f};
   if (f.sync && !f.head) {
-    b.out = kFollowHead;  // resolved at the front (refresh_front)
+    b.follow = true;  // resolved at the front (refresh_front)
     b.ready = arrival;
   } else if (f.sync) {
     // The CAM is looked up in the arrival cycle (docs/microarchitecture.md), and the
     // upstream router calls us earlier, when it sends: registers may still change in
     // between.
-    b.out = kUnrouted;
+    b.lookup = true;
     b.ready = arrival;
     unrouted_ = static_cast<std::uint8_t>(unrouted_ | (1u << v));
   } else {
@@ -38,11 +38,12 @@ void InputUnit::classify_arrivals(std::uint64_t c, int input, const ArrivalConte
     bool left = false;
     for (std::size_t k = 0; k < q.size(); ++k) {
       BufferedFlit& b = q.at(k);
-      if (b.out != kUnrouted) continue;
+      if (!b.lookup) continue;
       if (b.ready > c) {
         left = true;  // arrives later
         continue;
       }
+      b.lookup = false;
       classify(b, input, b.ready, ctx);
     }
     if (!left) unrouted_ = static_cast<std::uint8_t>(unrouted_ & ~(1u << v));
@@ -57,7 +58,7 @@ void InputUnit::classify(BufferedFlit& b, int input, std::uint64_t arrival, cons
   if (f.tree) {
     // Its outputs are claimed when the head is at the front (TreeClaim). A head addressed
     // here is processed by the barrier unit's side of the router: t_rm.
-    b.out = kTreeOutputs;
+    b.tree = true;
     if (f.head && f.dest == route.id()) delay = ctx.timing.trm;
   } else if (f.sync) {
     const BarrierRegisterFile& cam = ctx.cam;
@@ -68,7 +69,8 @@ void InputUnit::classify(BufferedFlit& b, int input, std::uint64_t arrival, cons
       delay = ctx.timing.trm;
       const bool hardware = r >= 0 && cam.at(r).member();
       // A miss goes on to the network interface: the group lives in node memory there.
-      b.out = (control || hardware) ? kToBarrierUnit : static_cast<std::int8_t>(route.eject_output(input));
+      if (control || hardware) b.consume = true;
+      else b.out = static_cast<std::int8_t>(route.eject_output(input));
     } else {
       if (r >= 0 && cam.at(r).transit()) delay = ctx.timing.trm;  // a CS path router
       b.out = static_cast<std::int8_t>(index(route.port(f)));
@@ -132,10 +134,10 @@ InputRequest InputUnit::first_eligible(std::uint64_t c, int input, const std::ar
     if (v >= kVcs) v -= kVcs;
     if (due_[static_cast<std::size_t>(v)] > c) continue;  // arrives later, or not ready yet
     const BufferedFlit& b = front(v);
-    if (b.out == kToBarrierUnit || b.cs_update) {
+    if (b.consume || b.cs_update) {
       // The barrier unit takes its messages from their arrival on, ready or not.
       r.barrier = true;
-    } else if (b.out == kTreeOutputs) {
+    } else if (b.tree) {
       // A tree flit asks for every output its head claimed, or, dropped, for none.
       if (b.ready > c || !tree.claimed(input)) continue;
       const unsigned outs = tree.outputs(input);
@@ -145,7 +147,7 @@ InputRequest InputUnit::first_eligible(std::uint64_t c, int input, const std::ar
       r.drop = outs == 0;
       r.outputs = static_cast<std::uint16_t>(outs);
     } else {
-      // An unrouted flit's ready is its arrival, after `c`.
+      // A flit awaiting its lookup is ready at its arrival, after `c`.
       if (b.ready > c) continue;
       const OutputUnit& out = outputs[static_cast<std::size_t>(b.out)];
       if (!out.has_credit(v) || !out.may_use(v, b.flit.head || b.promote, input)) continue;

@@ -7,7 +7,7 @@
 #include <array>
 #include <cstdint>
 
-#include "../barrier_register.hpp"
+#include "barrier_register_file.hpp"
 #include "../config.hpp"
 #include "../flit.hpp"
 #include "../flit_fifo.hpp"
@@ -18,18 +18,19 @@ namespace meshsync {
 
 class TreeClaim;
 
-// Where a buffered flit goes, besides an output index.
-inline constexpr std::int8_t kToBarrierUnit = -1;  // the barrier unit takes it (CONSUME)
-inline constexpr std::int8_t kUnrouted = -2;       // a sync flit before its CAM lookup
-inline constexpr std::int8_t kTreeOutputs = -3;    // a tree worm's: the outputs its head claimed
-// A reduction message's body flit (a sync worm): it goes where its head went, the barrier
-// unit or an output, which is known once the head has left the buffer.
-inline constexpr std::int8_t kFollowHead = -4;
-
 struct BufferedFlit {
   Flit flit;
-  std::uint64_t ready = 0;  // first cycle it may leave the buffer (kUnrouted: arrival)
-  std::int8_t out = 0;      // output index, or one of the above
+  std::uint64_t ready = 0;  // first cycle it may leave the buffer (awaiting its lookup: its arrival)
+  // Where it goes: output `out`, unless a flag below says otherwise (the RTL's request
+  // flags req_consume and req_tree; the other two are what the RTL's buffer entry learns
+  // later: its arrival cycle's CAM lookup, and follow_q at the front).
+  std::int8_t out = 0;
+  bool consume = false;  // the barrier unit takes it (CONSUME)
+  bool tree = false;     // a tree worm's: the outputs its head claimed (TreeClaim)
+  bool lookup = false;   // a sync head before its CAM lookup (InputUnit::classify_arrivals)
+  // A reduction message's body flit (a sync worm): it goes where its head went, the barrier
+  // unit or an output, which is known once the head has left the buffer.
+  bool follow = false;
   // A multidestination worm absorbed here and forwarded: the flit also goes to this
   // ejection output, in the same cycle as to `out` (both granted, or neither).
   std::int8_t copy = -1;
@@ -76,10 +77,10 @@ class InputUnit {
       due = kNever;
     } else {
       BufferedFlit& b = fifo(vc).front();
-      if (b.out == kFollowHead) follow_head(b);
+      if (b.follow) follow_head(b);
       // A head for the barrier unit has arrived (it was looked up); a body flit for it may
       // still be on its way: the unit takes it from its arrival on.
-      due = (b.out == kToBarrierUnit && b.flit.head) || b.cs_update ? 0 : b.ready;
+      due = (b.consume && b.flit.head) || b.cs_update ? 0 : b.ready;
     }
     earliest_ = due_[0];
     for (int v = 1; v < kVcs; ++v) earliest_ = std::min(earliest_, due_[static_cast<std::size_t>(v)]);
@@ -105,7 +106,7 @@ class InputUnit {
   void pop(int vc) {
     auto& q = fifo(vc);
     const BufferedFlit& b = q.front();
-    if (b.flit.sync && b.flit.head && !b.flit.tail) sync_follow_[sync_vc_index(vc)] = b.out;
+    if (b.flit.sync && b.flit.head && !b.flit.tail) sync_follow_[sync_vc_index(vc)] = Follow{b.out, b.consume};
     q.pop();
     if (q.empty()) nonempty_ = static_cast<std::uint8_t>(nonempty_ & ~(1u << vc));
     rr_ = static_cast<std::uint8_t>(vc + 1 == kVcs ? 0 : vc + 1);
@@ -133,8 +134,11 @@ class InputUnit {
   // A sync body flit at the front: the barrier unit takes it from its arrival on, an
   // output from its arrival + t_rn - 1, as any forwarded flit.
   void follow_head(BufferedFlit& b) const {
-    b.out = sync_follow_[sync_vc_index(b.flit.vc())];
-    if (b.out != kToBarrierUnit) b.ready += trn_ - 1;
+    const Follow& head = sync_follow_[sync_vc_index(b.flit.vc())];
+    b.out = head.out;
+    b.consume = head.consume;
+    b.follow = false;
+    if (!b.consume) b.ready += trn_ - 1;
   }
 
   std::array<FlitFifo<BufferedFlit>, kVcs> vcs_;
@@ -145,11 +149,15 @@ class InputUnit {
   std::uint64_t earliest_ = kNever;
   std::array<WormIn, 2> worms_{};  // VCs kWormVc and kSnakeVc
   // Per sync VC, where the reduction message now arriving went: the barrier unit or an
-  // output (set as its head leaves the buffer).
-  std::array<std::int8_t, 2> sync_follow_{kToBarrierUnit, kToBarrierUnit};
+  // output (set as its head leaves the buffer; the RTL's follow_q).
+  struct Follow {
+    std::int8_t out = 0;
+    bool consume = true;
+  };
+  std::array<Follow, 2> sync_follow_{};
   std::uint32_t trn_ = 1;
   std::uint8_t nonempty_ = 0;      // bit per VC
-  std::uint8_t unrouted_ = 0;      // bit per VC holding kUnrouted flits
+  std::uint8_t unrouted_ = 0;      // bit per VC holding flits that await their lookup
   std::uint8_t rr_ = 0;            // next VC to favour
 };
 

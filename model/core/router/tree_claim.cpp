@@ -40,8 +40,7 @@ void TreeClaim::claim(std::uint64_t c, unsigned candidates, const InputUnit* inp
           if ((want >> p) & 1u) links.tree_copy_dropped(route.id(), p, f.packet, c);
           want |= 1u << p;
           t.to_child = static_cast<std::uint16_t>(t.to_child | (1u << p));
-          t.child[static_cast<std::size_t>(p)] = ch.node;
-          t.child_route[static_cast<std::size_t>(p)] = ch.route;
+          t.child[static_cast<std::size_t>(p)] = ch;
         }
     }
     for (unsigned m = want; m; m &= m - 1) {
@@ -60,16 +59,6 @@ void TreeClaim::claim(std::uint64_t c, unsigned candidates, const InputUnit* inp
     rr_ = static_cast<std::uint8_t>((i + 1) % n);
     return;
   }
-}
-
-Flit TreeClaim::copy(int input, int o, const Flit& f) const {
-  const Claim& t = at(input);
-  Flit g = f;
-  if ((t.to_child >> o) & 1u) {
-    g.dest = t.child[static_cast<std::size_t>(o)];
-    g.route = t.child_route[static_cast<std::size_t>(o)];
-  }
-  return g;
 }
 
 }  // namespace meshsync

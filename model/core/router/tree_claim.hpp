@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "../barrier_register.hpp"
+#include "barrier_register_file.hpp"
 #include "../flit.hpp"
 #include "output_unit.hpp"
 #include "ports.hpp"
@@ -34,9 +34,12 @@ class TreeClaim {
   bool claimed(int input) const { return at(input).claimed; }
   // Bit per output the worm on `input` leaves by; none: it is dropped here.
   unsigned outputs(int input) const { return at(input).outputs; }
-  // The flit a tree worm's flit from `input` puts on output `o`: a head copy to a register
-  // child carries the child's address and route.
-  Flit copy(int input, int o, const Flit& f) const;
+  // The register child that the copy of the worm on `input` leaving by output `o` is
+  // readdressed to (the crossbar does it), or nullptr: the copy leaves as it came.
+  const ChildLink* child(int input, int o) const {
+    const Claim& t = at(input);
+    return (t.to_child >> o) & 1u ? &t.child[static_cast<std::size_t>(o)] : nullptr;
+  }
   // The worm's tail has left `input`: the input may claim again.
   void release(int input) {
     if (claims_) (*claims_)[static_cast<std::size_t>(input)] = Claim{};
@@ -47,8 +50,7 @@ class TreeClaim {
     bool claimed = false;
     std::uint16_t outputs = 0;   // bit per output
     std::uint16_t to_child = 0;  // outputs whose copy is readdressed to a child
-    std::array<NodeId, kPorts> child{};
-    std::array<Route, kPorts> child_route{};
+    std::array<ChildLink, kPorts> child{};
   };
   const Claim& at(int input) const {
     static const Claim kNone{};

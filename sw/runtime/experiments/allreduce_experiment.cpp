@@ -40,9 +40,8 @@ std::string difference(const std::vector<ReduceVector>& got, const std::vector<R
 
 }  // namespace
 
-AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, const AllreduceParams& p,
+AllreduceExperimentResult run_allreduce_experiment(const ValidConfig& cfg, const AllreduceParams& p,
                                                    const MachineHook& hook) {
-  cfg.validate();
   check_reduction(p.op, p.type);
   check_distinct(p.algorithms, allreduce_algorithm_name, "algorithm");
   if (p.elements < 1) throw ConfigError("--elements must be at least 1");

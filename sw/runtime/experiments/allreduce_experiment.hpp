@@ -54,7 +54,7 @@ struct AllreduceExperimentResult {
 
 // Bad parameters throw ConfigError; a failed simulation SimulationError. A wrong result is
 // reported in the run (`correct`), not thrown, so that the output shows it.
-AllreduceExperimentResult run_allreduce_experiment(const NetworkConfig& cfg, const AllreduceParams& p,
+AllreduceExperimentResult run_allreduce_experiment(const ValidConfig& cfg, const AllreduceParams& p,
                                                    const MachineHook& hook = {});
 
 // With p.exact: SimulationError naming the difference when btm's latency is not its formula's,

@@ -21,8 +21,7 @@ double mean_latency(const std::vector<BarrierRun>& runs) {
 
 double BarrierResult::speedup() const { return runs.size() == 2 ? mean_latency(runs[1]) / mean_latency(runs[0]) : 0; }
 
-BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierParams& p, const MachineHook& hook) {
-  cfg.validate();
+BarrierResult run_barrier_experiment(const ValidConfig& cfg, const BarrierParams& p, const MachineHook& hook) {
   check_distinct(p.schemes, scheme_name, "scheme");
   if (cfg.router.barrier_registers == 0 && !p.software_fallback)
     throw ConfigError("--registers 0 leaves the barrier tree no barrier register (add --software-fallback to measure "

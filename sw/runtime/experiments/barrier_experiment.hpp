@@ -49,7 +49,7 @@ struct BarrierResult {
 // Random member sets are drawn afresh for every repetition (seed, seed+1, ...), as the
 // paper averages over random groups; every scheme sees the same sets. Bad parameters
 // throw ConfigError, a failed simulation SimulationError.
-BarrierResult run_barrier_experiment(const NetworkConfig& cfg, const BarrierParams& p, const MachineHook& hook = {});
+BarrierResult run_barrier_experiment(const ValidConfig& cfg, const BarrierParams& p, const MachineHook& hook = {});
 
 // Under p.exact: SimulationError naming the first barrier whose latency differs from the
 // formula's, and where its tree's messages compete for a port.

@@ -180,9 +180,8 @@ SendModel send_model(const BroadcastParams& p, std::uint32_t ts) {
   return m;
 }
 
-BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, const BroadcastParams& o,
+BroadcastExperimentResult run_broadcast_experiment(const ValidConfig& cfg, const BroadcastParams& o,
                                                    const MachineHook& hook) {
-  cfg.validate();
   const MeshShape& mesh = cfg.mesh;
   BroadcastSetup setup{cfg, o, parse_members(o.comm, mesh, o.seed)};
   const std::vector<NodeId>& nodes = setup.nodes;

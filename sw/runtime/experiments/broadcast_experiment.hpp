@@ -78,7 +78,7 @@ SendModel send_model(const BroadcastParams& p, std::uint32_t ts);
 
 // Bad parameters throw ConfigError; a failed simulation or a rank whose buffer differs
 // from the root's, SimulationError.
-BroadcastExperimentResult run_broadcast_experiment(const NetworkConfig& cfg, const BroadcastParams& p,
+BroadcastExperimentResult run_broadcast_experiment(const ValidConfig& cfg, const BroadcastParams& p,
                                                    const MachineHook& hook = {});
 
 }  // namespace meshsync

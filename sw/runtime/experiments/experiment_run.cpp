@@ -26,7 +26,7 @@ void check_drained(const TrafficGenerator& gen) {
     throw SimulationError("scoreboard: " + gen.scoreboard().errors().front());
 }
 
-ExperimentRun::ExperimentRun(const NetworkConfig& cfg, const MachineHook& hook) : machine_(*new Machine(cfg)) {
+ExperimentRun::ExperimentRun(const ValidConfig& cfg, const MachineHook& hook) : machine_(*new Machine(cfg)) {
   if (hook) hook(machine_);
 }
 

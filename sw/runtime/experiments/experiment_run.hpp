@@ -35,7 +35,7 @@ class ExperimentRun {
   // The machine is never destroyed: SystemC removes objects from its registries one by
   // one in linear time, so tearing down the 8192 modules of a 64x64 mesh would cost more
   // than simulating a barrier on it. The process exit reclaims it.
-  ExperimentRun(const NetworkConfig& cfg, const MachineHook& hook);
+  ExperimentRun(const ValidConfig& cfg, const MachineHook& hook);
   ExperimentRun(const ExperimentRun&) = delete;
   ExperimentRun& operator=(const ExperimentRun&) = delete;
 

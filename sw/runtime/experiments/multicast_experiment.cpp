@@ -38,7 +38,7 @@ void check_params(const MulticastParams& p) {
 // when it returns, with multicasts still in flight (they were only load); with unicast
 // load beside them everything drains instead, so that its packets are all measured.
 template <class Measure>
-MulticastAlgorithmRun simulate(MulticastAlgorithm a, const NetworkConfig& cfg, const MulticastParams& p,
+MulticastAlgorithmRun simulate(MulticastAlgorithm a, const ValidConfig& cfg, const MulticastParams& p,
                                const MachineHook& hook, bool stop, Measure measure) {
   MulticastAlgorithmRun r;
   r.algorithm = a;
@@ -57,7 +57,7 @@ MulticastAlgorithmRun simulate(MulticastAlgorithm a, const NetworkConfig& cfg, c
   return r;
 }
 
-MulticastAlgorithmRun run_trials(MulticastAlgorithm a, const NetworkConfig& cfg, const MulticastParams& p,
+MulticastAlgorithmRun run_trials(MulticastAlgorithm a, const ValidConfig& cfg, const MulticastParams& p,
                                  const MachineHook& hook, const std::vector<MulticastCall>& calls) {
   MulticastAlgorithmRun r = simulate(a, cfg, p, hook, false, [&](Machine& m, MulticastService& svc, MulticastAlgorithmRun& out) {
     out.trials = run_in_turn(m, svc, calls);
@@ -69,7 +69,7 @@ MulticastAlgorithmRun run_trials(MulticastAlgorithm a, const NetworkConfig& cfg,
   return r;
 }
 
-MulticastAlgorithmRun run_load(MulticastAlgorithm a, const NetworkConfig& cfg, const MulticastParams& p,
+MulticastAlgorithmRun run_load(MulticastAlgorithm a, const ValidConfig& cfg, const MulticastParams& p,
                                const MachineHook& hook, std::size_t destinations) {
   MulticastLoad l;
   l.rate = p.rate;
@@ -106,8 +106,7 @@ std::uint64_t trials_p99(const MulticastAlgorithmRun& r) {
   return percentile99(std::move(v));
 }
 
-MulticastResult run_multicast_experiment(const NetworkConfig& cfg, const MulticastParams& p, const MachineHook& hook) {
-  cfg.validate();
+MulticastResult run_multicast_experiment(const ValidConfig& cfg, const MulticastParams& p, const MachineHook& hook) {
   check_params(p);
   cfg.require_path_worms("multicast");
   const MeshShape& mesh = cfg.mesh;

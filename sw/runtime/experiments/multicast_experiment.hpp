@@ -50,7 +50,7 @@ struct MulticastResult {
 // The hook sees each algorithm's machine in turn. Random destinations of single
 // multicasts are drawn anew for every trial (seed, seed+1, ...); every algorithm gets
 // the same sets, and under load the same multicasts (times, sources, destinations).
-MulticastResult run_multicast_experiment(const NetworkConfig& cfg, const MulticastParams& p,
+MulticastResult run_multicast_experiment(const ValidConfig& cfg, const MulticastParams& p,
                                          const MachineHook& hook = {});
 
 // Over the trials of one algorithm: the mean of a record's field, and the latencies' p99.

@@ -583,8 +583,7 @@ std::size_t SoakParams::members_per_group(const NetworkConfig& cfg) const {
   return group_size ? group_size : std::clamp<std::size_t>(static_cast<std::size_t>(cfg.mesh.nodes()) / 2, 2, 256);
 }
 
-SoakResult run_soak_experiment(const NetworkConfig& cfg, const SoakParams& p, const MachineHook& attach) {
-  cfg.validate();
+SoakResult run_soak_experiment(const ValidConfig& cfg, const SoakParams& p, const MachineHook& attach) {
   p.validate(cfg);
   SoakResult out;
   FaultInjector faults(cfg.mesh, p.seed);

@@ -96,6 +96,6 @@ struct SoakResult {
 // Builds the machine for `cfg`, runs the soak and checks it. Bad parameters throw
 // ConfigError; everything a run can get wrong (a deadlock too) is a violation.
 // `attach` sees the machine before it runs (RTL routers in place of the cores).
-SoakResult run_soak_experiment(const NetworkConfig& cfg, const SoakParams& p, const MachineHook& attach = {});
+SoakResult run_soak_experiment(const ValidConfig& cfg, const SoakParams& p, const MachineHook& attach = {});
 
 }  // namespace meshsync

@@ -20,9 +20,8 @@ bool backlog_grows(const std::vector<std::uint64_t>& b, std::uint64_t nodes) {
 
 }  // namespace
 
-TrafficExperimentResult run_traffic_experiment(const NetworkConfig& cfg, const TrafficParams& p,
+TrafficExperimentResult run_traffic_experiment(const ValidConfig& cfg, const TrafficParams& p,
                                                const MachineHook& hook) {
-  cfg.validate();
   p.validate(cfg.mesh);
   ExperimentRun run(cfg, hook);
   TrafficGenerator& gen = run.add_load(p);

@@ -38,7 +38,7 @@ inline constexpr std::uint64_t kMinDrainCycles = 10000;
 // apart (a shorter period would see the injection's noise as growth).
 inline constexpr std::uint64_t kSaturationPeriodMin = 500;
 
-TrafficExperimentResult run_traffic_experiment(const NetworkConfig& cfg, const TrafficParams& p,
+TrafficExperimentResult run_traffic_experiment(const ValidConfig& cfg, const TrafficParams& p,
                                                const MachineHook& hook = {});
 
 }  // namespace meshsync

@@ -1,6 +1,7 @@
-// The barrier register of the BTM paper (Fig. 2) and the content-addressable file that
-// holds a router's registers. The reduction/distribution rules live here once and serve
-// both the router's barrier unit and the network interface's software fallback.
+// The register file of one router (RTL meshsync_barrier_regfile): the barrier register of
+// the BTM paper (Fig. 2) and the content-addressable file that holds a router's registers.
+// The reduction/distribution rules live here once and serve both the router's barrier
+// unit and the network interface's software fallback.
 #pragma once
 
 #include <array>
@@ -9,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "flit.hpp"
-#include "reduction_message.hpp"
+#include "../flit.hpp"
+#include "../reduction_message.hpp"
 
 namespace meshsync {
 
@@ -48,6 +49,12 @@ struct RegisterReduction {
   // C-X, C+Y, C-Y), lane 4 the node's own vector and then the result. The model grows a
   // lane to the longest vector it has held (the hardware has reduce_words flops each).
   std::array<std::vector<std::uint32_t>, 5> lanes;
+  // Lane k, at least `words` long.
+  std::uint32_t* lane(std::uint32_t k, std::uint32_t words) {
+    std::vector<std::uint32_t>& l = lanes[k];
+    if (l.size() < words) l.resize(words);
+    return l.data();
+  }
   void clear_epoch() {
     kind_set = false;
     red = false;

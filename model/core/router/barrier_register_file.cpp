@@ -1,4 +1,4 @@
-#include "barrier_register.hpp"
+#include "barrier_register_file.hpp"
 
 #include <stdexcept>
 
