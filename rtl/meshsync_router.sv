@@ -31,32 +31,8 @@ module meshsync_router #(
   parameter int unsigned MeshW = 8,
   /// Mesh height (rows); sets the y coordinate width.
   parameter int unsigned MeshH = 8,
-  /// Flit width: the contract's 32-bit format (head, tail, sync, R, type, gid, data, dest).
-  parameter int unsigned FlitW = 32,
-  /// Worm VC (VC 0 and VC 3) input buffer depth, and the credits of each output's VC 0 and 3.
-  parameter int unsigned BufferDepth = 4,
-  /// Depth of each sync VC input buffer (VC 1, VC 2), and their credits.
-  parameter int unsigned SyncBufferDepth = 2,
-  /// Depth of the tree VC input buffer (VC 4), and its credits: the longest tree worm.
-  /// 0: a router without the tree VC (no tree worms).
-  parameter int unsigned TreeBufferDepth = 10,
-  /// Multidestination (path) worms: absorb-and-forward, snake routing and the snake VC
-  /// (VC 3, BufferDepth deep). 0: a router for unicast worms only, without VC 3.
-  parameter int unsigned PathWorms = 1,
-  /// Barrier registers (CAM entries); 0, 4 and 16 are the measured points.
-  parameter int unsigned NumRegs = 4,
-  /// Children one barrier register holds (BTM needs 4).
-  parameter int unsigned MaxChildren = 4,
-  /// Router delay when a router only forwards (cycles, >= 1): ready = arrival + Trn - 1.
-  parameter int unsigned Trn = 5,
-  /// Router delay when a sync message is processed (cycles, >= 1).
-  parameter int unsigned Trm = 30,
-  /// 32-bit words of a vector a barrier register reduces (docs/reduction-hardware.md): five
-  /// lanes of this many words per register. 0: no in-network reduction (the design point).
-  parameter int unsigned ReduceWords = 0,
-  /// NI channels: 1 (one-port) or 4 (all-port: injection channels 1-3 enter on inputs
-  /// 5-7, and each link input p ejects on its own output 4+p; docs/microarchitecture.md).
-  parameter int unsigned NiPorts = 1,
+  `include "meshsync_router_params.svh"
+  ,
   /// Inputs: the five ports, then injection channels 1..NiPorts-1 (derived; do not set).
   parameter int unsigned NumIn = meshsync_pkg::NumPorts + NiPorts - 1,
   /// Outputs: the five ports, then all-port ejection outputs (derived; do not set).
@@ -565,7 +541,7 @@ module meshsync_router #(
     // at the end of their path (taken) or passing through (seen; no register to update).
     logic [$clog2(NumPorts)-1:0] unit_sel;
     logic unit_valid;
-    meshsync_output_arbiter #(
+    meshsync_rr_arbiter #(
       .NumReq (NumPorts)
     ) u_unit_pick (
       .clk_i       (clk_i),

@@ -88,7 +88,7 @@ module meshsync_switch_allocator #(
       assign req[NumIn] = offer_i[o];
     end
 
-    meshsync_output_arbiter #(
+    meshsync_rr_arbiter #(
       .NumReq (NumReq)
     ) u_arbiter (
       .clk_i       (clk_i),
