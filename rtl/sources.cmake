@@ -24,6 +24,7 @@ set(MESHSYNC_RTL_MODULES
   meshsync_barrier_unit.sv
   meshsync_emitter_read_mux.sv
   meshsync_barrier_emitter.sv
+  meshsync_barrier.sv
   meshsync_router.sv)
 set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)
 foreach(m ${MESHSYNC_RTL_MODULES})
