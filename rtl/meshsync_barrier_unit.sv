@@ -118,7 +118,7 @@ module meshsync_barrier_unit #(
   logic [PortIdxW-1:0] sel;
   logic sel_valid;
 
-  meshsync_output_arbiter #(
+  meshsync_rr_arbiter #(
     .NumReq (NumPorts)
   ) u_pick (
     .clk_i       (clk_i),

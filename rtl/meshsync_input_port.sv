@@ -463,13 +463,16 @@ module meshsync_input_port #(
                          fresh_out[3], fresh[4], fresh_flit[4], fresh_out[4], fresh_msg, head_tag[4],
                          head_cnt[4]};
 
-  meshsync_input_arbiter u_arbiter (
+  // Input arbitration (contract step 4): the pointer moves when the chosen VC pops.
+  meshsync_rr_arbiter #(
+    .NumReq (NumVcs)
+  ) u_arbiter (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
-    .eligible_i  (eligible),
-    .pop_i       (gnt_i),
-    .sel_valid_o (sel_valid),
-    .sel_vc_o    (sel_vc)
+    .req_i       (eligible),
+    .keep_i      (gnt_i),
+    .gnt_valid_o (sel_valid),
+    .gnt_idx_o   (sel_vc)
   );
 
   assign req_valid_o = sel_valid;

@@ -12,18 +12,10 @@ module meshsync_mesh #(
   parameter int unsigned MeshH = 4,
   /// Link latency in cycles (>= 1), flits and credits alike: the model's tp.
   parameter int unsigned Tp = 5,
-  /// Router parameters, passed through (meshsync_router.sv documents them and their
-  /// defaults, the design point).
-  parameter int unsigned FlitW = 32,
-  parameter int unsigned BufferDepth = 4,
-  parameter int unsigned SyncBufferDepth = 2,
-  parameter int unsigned TreeBufferDepth = 10,
-  parameter int unsigned PathWorms = 1,
-  parameter int unsigned NumRegs = 4,
-  parameter int unsigned MaxChildren = 4,
-  parameter int unsigned Trn = 5,
-  parameter int unsigned Trm = 30,
-  parameter int unsigned ReduceWords = 0,
+  /// Router parameters, passed through (rtl/meshsync_router_params.svh documents them and
+  /// their defaults, the design point). NiPorts must stay 1: a node's NI here is one-port.
+  `include "meshsync_router_params.svh"
+  ,
   /// Bits of an x coordinate.
   parameter int unsigned CoordXW = (MeshW > 1) ? $clog2(MeshW) : 1,
   /// Bits of a y coordinate.
@@ -65,6 +57,11 @@ module meshsync_mesh #(
 );
 
   localparam int unsigned Nodes = MeshW * MeshH;
+
+  // The shared parameter list has NiPorts; the mesh's boundary is a one-port NI per node.
+  if (NiPorts != 1) begin : gen_check_ni_ports
+    $error("NiPorts must be 1 in meshsync_mesh (a one-port NI per node)");
+  end
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
   localparam int unsigned VcW = meshsync_pkg::VcW;
@@ -106,7 +103,8 @@ module meshsync_mesh #(
         .MaxChildren     (MaxChildren),
         .Trn             (Trn),
         .Trm             (Trm),
-        .ReduceWords     (ReduceWords)
+        .ReduceWords     (ReduceWords),
+        .NiPorts         (1)
       ) u_router (
         .clk_i              (clk_i),
         .rst_ni             (rst_ni),

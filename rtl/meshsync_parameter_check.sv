@@ -5,17 +5,7 @@
 module meshsync_parameter_check #(
   parameter int unsigned MeshW = 8,
   parameter int unsigned MeshH = 8,
-  parameter int unsigned FlitW = 32,
-  parameter int unsigned BufferDepth = 4,
-  parameter int unsigned SyncBufferDepth = 2,
-  parameter int unsigned TreeBufferDepth = 10,
-  parameter int unsigned PathWorms = 1,
-  parameter int unsigned NumRegs = 4,
-  parameter int unsigned MaxChildren = 4,
-  parameter int unsigned Trn = 5,
-  parameter int unsigned Trm = 30,
-  parameter int unsigned ReduceWords = 0,
-  parameter int unsigned NiPorts = 1
+  `include "meshsync_router_params.svh"
 ) ();
 
   if (MeshW < 1 || MeshW > (1 << meshsync_pkg::CoordW)) begin : gen_check_mesh_w

@@ -6,9 +6,13 @@
 // docs/rtl.md.
 //
 // This module is wiring: the input units (meshsync_input_port, one per input, with the
-// CAM lookup of their arrivals), the barrier unit with its register file and emitter,
-// the tree claim, the switch allocator, the crossbar and the output unit (credits and
-// VC owners).
+// CAM lookup of their arrivals), the barrier hardware (meshsync_barrier: register file,
+// unit, emitter, lanes), the tree claim, the switch allocator, the crossbar and the output
+// unit (credits and VC owners).
+//
+// The ports are flat vectors (input i's field at i * width) on purpose: this is the
+// Verilated top, and the C++ side (model/cosim/rtl_ports.hpp) drives and reads them bit
+// by bit; the software port is packed into meshsync_pkg::reg_req_t right below.
 //
 // Timing at the ports (c is the current cycle):
 //   - a flit presented on in_* in cycle c-1 is in its input buffer in cycle c (arrival c);
@@ -31,32 +35,8 @@ module meshsync_router #(
   parameter int unsigned MeshW = 8,
   /// Mesh height (rows); sets the y coordinate width.
   parameter int unsigned MeshH = 8,
-  /// Flit width: the contract's 32-bit format (head, tail, sync, R, type, gid, data, dest).
-  parameter int unsigned FlitW = 32,
-  /// Worm VC (VC 0 and VC 3) input buffer depth, and the credits of each output's VC 0 and 3.
-  parameter int unsigned BufferDepth = 4,
-  /// Depth of each sync VC input buffer (VC 1, VC 2), and their credits.
-  parameter int unsigned SyncBufferDepth = 2,
-  /// Depth of the tree VC input buffer (VC 4), and its credits: the longest tree worm.
-  /// 0: a router without the tree VC (no tree worms).
-  parameter int unsigned TreeBufferDepth = 10,
-  /// Multidestination (path) worms: absorb-and-forward, snake routing and the snake VC
-  /// (VC 3, BufferDepth deep). 0: a router for unicast worms only, without VC 3.
-  parameter int unsigned PathWorms = 1,
-  /// Barrier registers (CAM entries); 0, 4 and 16 are the measured points.
-  parameter int unsigned NumRegs = 4,
-  /// Children one barrier register holds (BTM needs 4).
-  parameter int unsigned MaxChildren = 4,
-  /// Router delay when a router only forwards (cycles, >= 1): ready = arrival + Trn - 1.
-  parameter int unsigned Trn = 5,
-  /// Router delay when a sync message is processed (cycles, >= 1).
-  parameter int unsigned Trm = 30,
-  /// 32-bit words of a vector a barrier register reduces (docs/reduction-hardware.md): five
-  /// lanes of this many words per register. 0: no in-network reduction (the design point).
-  parameter int unsigned ReduceWords = 0,
-  /// NI channels: 1 (one-port) or 4 (all-port: injection channels 1-3 enter on inputs
-  /// 5-7, and each link input p ejects on its own output 4+p; docs/microarchitecture.md).
-  parameter int unsigned NiPorts = 1,
+  `include "meshsync_router_params.svh"
+  ,
   /// Inputs: the five ports, then injection channels 1..NiPorts-1 (derived; do not set).
   parameter int unsigned NumIn = meshsync_pkg::NumPorts + NiPorts - 1,
   /// Outputs: the five ports, then all-port ejection outputs (derived; do not set).
@@ -336,264 +316,53 @@ module meshsync_router #(
     reg_req.num_children = meshsync_pkg::ChildCountW'(reg_num_children_i);
   end
 
-  if (NumRegs > 0) begin : gen_barrier
-    logic [NumRegs-1:0] parent_valid, route, written;
-    logic [NumRegs-1:0] batch_due, batch_load, emitting;
-    logic batch_push, batch_push_release;
-    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] batch_push_reg;
-    logic [NumRegs*CoordXW-1:0] parent_x;
-    logic [NumRegs*CoordYW-1:0] parent_y;
-    logic [NumRegs*meshsync_pkg::DataW-1:0] slot;
-    logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_q, flags_bu;
-    logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
-    logic unit_error, unit_idle, regfile_error, emitter_idle, emitter_error, cs_valid, cs_setup;
-    logic [GidW-1:0] cs_gid;
-    // In-network reduction: the registers' epochs, the unit's half-word writes, the
-    // emitter's fold and streams through the lanes.
-    localparam int unsigned LaneWords = (ReduceWords > 0) ? ReduceWords : 1;
-    localparam int unsigned WordW = (LaneWords > 1) ? $clog2(LaneWords) : 1;
-    localparam int unsigned HalfW = WordW + 1;
-    logic [NumRegs-1:0] red;
-    logic [NumRegs*meshsync_pkg::DescW-1:0] desc;
-    logic [NumRegs*meshsync_pkg::NumSlots-1:0] operands;
-    logic lane_valid, fold_valid, fold_wide;
-    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] lane_reg;
-    logic [2:0] lane_idx, rd_lane_a, rd_lane_b;
-    logic [HalfW-1:0] lane_half;
-    logic [15:0] lane_data;
-    logic [WordW-1:0] rd_word, fold_word;
-    logic [63:0] rd_a, rd_b, fold_data;
-    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] lane_held;
-    logic [NumPorts*HalfW-1:0] st_half;
-    logic [NumPorts*16-1:0] st_data;
-
-    meshsync_barrier_unit #(
-      .FlitW        (FlitW),
-      .NumRegs      (NumRegs),
-      .NumChildrenW (NumChildrenW),
-      .ArrivedW     (ArrivedW),
-      .CntW         (CntW),
-      .ReduceWords  (ReduceWords)
-    ) u_unit (
-      .clk_i           (clk_i),
-      .rst_ni          (rst_ni),
-      .consume_i       (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
-      .cs_i            (req_cs[NumPorts-1:0]),
-      .flit_i          (req_flit[NumPorts*FlitW-1:0]),
-      .vc_i            (req_vc[NumPorts*VcW-1:0]),
-      .cnt_i           (req_cnt[NumPorts*CntW-1:0]),
-      .take_o          (unit_take),
-      .relabel_o       (unit_relabel),
-      .cs_done_o       (unit_cs_done),
-      .cs_valid_o      (cs_valid),
-      .cs_setup_o      (cs_setup),
-      .cs_gid_o        (cs_gid),
-      .valid_i         (reg_valid),
-      .member_i        (reg_member),
-      .transit_i       (reg_transit),
-      .parent_valid_i  (parent_valid),
-      .gid_i           (reg_gid),
-      .num_children_i  (reg_num_children),
-      .flags_i         (flags_q),
-      .arrived_i       (arrived_q),
-      .flags_o         (flags_bu),
-      .arrived_o       (arrived_bu),
-      .red_o           (red),
-      .desc_o          (desc),
-      .operands_o      (operands),
-      .lane_valid_o    (lane_valid),
-      .lane_reg_o      (lane_reg),
-      .lane_o          (lane_idx),
-      .lane_half_o     (lane_half),
-      .lane_data_o     (lane_data),
-      .batch_push_o    (batch_push),
-      .batch_push_reg_o (batch_push_reg),
-      .batch_push_release_o (batch_push_release),
-      .batch_due_o     (batch_due),
-      .batch_load_i    (batch_load),
-      .emitting_i      (emitting),
-      .written_i       (written),
-      .idle_o          (unit_idle),
-      .error_o         (unit_error)
-    );
-
-    meshsync_barrier_regfile #(
-      .NumRegs      (NumRegs),
-      .MaxChildren  (MaxChildren),
-      .CoordXW      (CoordXW),
-      .CoordYW      (CoordYW),
-      .NumChildrenW (NumChildrenW),
-      .ArrivedW     (ArrivedW),
-      .PathRefsW    (PathRefsW)
-    ) u_regfile (
-      .clk_i             (clk_i),
-      .rst_ni            (rst_ni),
-      .flags_i           (flags_bu),
-      .arrived_i         (arrived_bu),
-      .cs_valid_i        (cs_valid),
-      .cs_setup_i        (cs_setup),
-      .cs_gid_i          (cs_gid),
-      .reg_i             (reg_req),
-      .reg_child_x_i     (reg_child_x_i),
-      .reg_child_y_i     (reg_child_y_i),
-      .reg_child_route_i (reg_child_route_i),
-      .reg_ok_o          (reg_ok_o),
-      .written_o         (written),
-      .valid_o           (reg_valid),
-      .member_o          (reg_member),
-      .transit_o         (reg_transit),
-      .gid_o             (reg_gid),
-      .parent_valid_o    (parent_valid),
-      .parent_x_o        (parent_x),
-      .parent_y_o        (parent_y),
-      .route_o           (route),
-      .slot_o            (slot),
-      .num_children_o    (reg_num_children),
-      .child_x_o         (reg_child_x),
-      .child_y_o         (reg_child_y),
-      .child_route_o     (reg_child_route),
-      .flags_o           (flags_q),
-      .arrived_o         (arrived_q),
-      .error_o           (regfile_error)
-    );
-
-    meshsync_barrier_emitter #(
-      .FlitW        (FlitW),
-      .NumRegs      (NumRegs),
-      .MaxChildren  (MaxChildren),
-      .CoordXW      (CoordXW),
-      .CoordYW      (CoordYW),
-      .NumChildrenW (NumChildrenW),
-      .ReduceWords  (ReduceWords)
-    ) u_emitter (
-      .clk_i           (clk_i),
-      .rst_ni          (rst_ni),
-      .here_x_i        (my_x_q),
-      .here_y_i        (my_y_q),
-      .push_i          (batch_push),
-      .push_reg_i      (batch_push_reg),
-      .push_release_i  (batch_push_release),
-      .batch_due_i     (batch_due),
-      .batch_load_o    (batch_load),
-      .emitting_o      (emitting),
-      .gid_i           (reg_gid),
-      .parent_valid_i  (parent_valid),
-      .parent_x_i      (parent_x),
-      .parent_y_i      (parent_y),
-      .route_i         (route),
-      .slot_i          (slot),
-      .num_children_i  (reg_num_children),
-      .child_x_i       (reg_child_x),
-      .child_y_i       (reg_child_y),
-      .child_route_i   (reg_child_route),
-      .red_i           (red),
-      .desc_i          (desc),
-      .operands_i      (operands),
-      .lane_reg_o      (lane_held),
-      .rd_lane_a_o     (rd_lane_a),
-      .rd_lane_b_o     (rd_lane_b),
-      .rd_word_o       (rd_word),
-      .rd_a_i          (rd_a),
-      .rd_b_i          (rd_b),
-      .fold_valid_o    (fold_valid),
-      .fold_wide_o     (fold_wide),
-      .fold_word_o     (fold_word),
-      .fold_data_o     (fold_data),
-      .st_half_o       (st_half),
-      .st_data_i       (st_data),
-      .written_i       (written),
-      .credit_ok_i     (credit_ok),
-      .owner_free_i    (em_owner_free),
-      .owner_mine_i    (em_owner_mine),
-      .offer_o         (offer),
-      .offer_flit_o    (offer_flit),
-      .offer_vc_o      (offer_vc),
-      .grant_i         (offer_gnt),
-      .idle_o          (emitter_idle),
-      .error_o         (emitter_error)
-    );
-
-    if (ReduceWords > 0) begin : gen_lanes
-      meshsync_reduction_lanes #(
-        .NumRegs     (NumRegs),
-        .ReduceWords (ReduceWords)
-      ) u_lanes (
-        .clk_i        (clk_i),
-        .hw_valid_i   (NumPorts'(lane_valid)),
-        .hw_reg_i     ((NumPorts*((NumRegs > 1) ? $clog2(NumRegs) : 1))'(lane_reg)),
-        .hw_lane_i    ((NumPorts*3)'(lane_idx)),
-        .hw_half_i    ((NumPorts*HalfW)'(lane_half)),
-        .hw_data_i    ((NumPorts*16)'(lane_data)),
-        .reg_i        (lane_held),
-        .fold_valid_i (fold_valid),
-        .fold_wide_i  (fold_wide),
-        .fold_word_i  (fold_word),
-        .fold_data_i  (fold_data),
-        .rd_lane_a_i  (rd_lane_a),
-        .rd_lane_b_i  (rd_lane_b),
-        .rd_word_i    (rd_word),
-        .rd_a_o       (rd_a),
-        .rd_b_o       (rd_b),
-        .st_half_i    (st_half),
-        .st_data_o    (st_data)
-      );
-    end else begin : gen_no_lanes
-      // No lanes: the unit refuses every reduction message, so nothing reads or writes.
-      assign rd_a = '0;
-      assign rd_b = '0;
-      assign st_data = '0;
-      logic unused_lanes;
-      assign unused_lanes = ^{lane_valid, lane_reg, lane_idx, lane_half, lane_data, fold_valid, fold_wide,
-                             fold_word, fold_data, rd_lane_a, rd_lane_b, rd_word, st_half, lane_held};
-    end
-
-    assign barrier_error = unit_error || regfile_error || emitter_error;
-    assign barrier_idle = unit_idle && emitter_idle;
-
-  end else begin : gen_no_barrier
-    // Setup and teardown still end their paths here (taken without effect); nothing else
-    // is taken, since no register can be a member.
-    assign reg_valid = '0;
-    assign reg_member = '0;
-    assign reg_transit = '0;
-    assign reg_gid = '0;
-    assign reg_num_children = '0;
-    assign reg_child_x = '0;
-    assign reg_child_y = '0;
-    assign reg_child_route = '0;
-    // The barrier unit's one message per cycle, round robin: here only setup/teardown,
-    // at the end of their path (taken) or passing through (seen; no register to update).
-    logic [$clog2(NumPorts)-1:0] unit_sel;
-    logic unit_valid;
-    meshsync_output_arbiter #(
-      .NumReq (NumPorts)
-    ) u_unit_pick (
-      .clk_i       (clk_i),
-      .rst_ni      (rst_ni),
-      .req_i       (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
-      .keep_i      (1'b1),
-      .gnt_valid_o (unit_valid),
-      .gnt_idx_o   (unit_sel)
-    );
-    always_comb begin
-      unit_take = '0;
-      unit_cs_done = '0;
-      if (unit_valid) begin
-        unit_take[unit_sel] = !req_cs[unit_sel];
-        unit_cs_done[unit_sel] = req_cs[unit_sel];
-      end
-    end
-    assign unit_relabel = '0;
-    assign offer = '0;
-    assign offer_flit = '0;
-    assign offer_vc = '0;
-    assign reg_ok_o = 1'b0;
-    assign barrier_error = 1'b0;
-    assign barrier_idle = 1'b1;
-    logic unused_barrier;
-    assign unused_barrier = ^{offer, offer_gnt, req_cnt, reg_req, em_owner_free, em_owner_mine, req_vc, reg_child_x_i, reg_child_y_i,
-                              reg_child_route_i};
-  end
+  meshsync_barrier #(
+    .FlitW        (FlitW),
+    .NumRegs      (NumRegs),
+    .MaxChildren  (MaxChildren),
+    .CoordXW      (CoordXW),
+    .CoordYW      (CoordYW),
+    .NumChildrenW (NumChildrenW),
+    .ArrivedW     (ArrivedW),
+    .CntW         (CntW),
+    .ReduceWords  (ReduceWords),
+    .PathRefsW    (PathRefsW)
+  ) u_barrier (
+    .clk_i              (clk_i),
+    .rst_ni             (rst_ni),
+    .here_x_i           (my_x_q),
+    .here_y_i           (my_y_q),
+    .consume_i          (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
+    .cs_i               (req_cs[NumPorts-1:0]),
+    .flit_i             (req_flit[NumPorts*FlitW-1:0]),
+    .vc_i               (req_vc[NumPorts*VcW-1:0]),
+    .cnt_i              (req_cnt[NumPorts*CntW-1:0]),
+    .take_o             (unit_take),
+    .relabel_o          (unit_relabel),
+    .cs_done_o          (unit_cs_done),
+    .reg_req_i          (reg_req),
+    .reg_child_x_i      (reg_child_x_i),
+    .reg_child_y_i      (reg_child_y_i),
+    .reg_child_route_i  (reg_child_route_i),
+    .reg_ok_o           (reg_ok_o),
+    .reg_valid_o        (reg_valid),
+    .reg_member_o       (reg_member),
+    .reg_transit_o      (reg_transit),
+    .reg_gid_o          (reg_gid),
+    .reg_num_children_o (reg_num_children),
+    .reg_child_x_o      (reg_child_x),
+    .reg_child_y_o      (reg_child_y),
+    .reg_child_route_o  (reg_child_route),
+    .credit_ok_i        (credit_ok),
+    .owner_free_i       (em_owner_free),
+    .owner_mine_i       (em_owner_mine),
+    .offer_o            (offer),
+    .offer_flit_o       (offer_flit),
+    .offer_vc_o         (offer_vc),
+    .offer_gnt_i        (offer_gnt),
+    .idle_o             (barrier_idle),
+    .error_o            (barrier_error)
+  );
 
   // ---------------------------------------------------------------------------------------
   // Tree claim (docs/tree-multicast.md)
@@ -660,42 +429,10 @@ module meshsync_router #(
     .gnt_valid_o   (gnt_valid),
     .gnt_idx_o     (gnt_idx),
     .in_gnt_o      (in_gnt),
-    .offer_gnt_o   (offer_gnt)
+    .offer_gnt_o   (offer_gnt),
+    .pop_i         (pop)
   );
 
-`ifndef SYNTHESIS
-  // Assertion: flit conservation. Every input pops at most one flit a cycle, and every
-  // flit popped leaves through exactly one output, or through a link and its NI output
-  // (absorbed and forwarded), or through every output its tree worm claimed, or through
-  // none (taken by the barrier unit, or a dropped tree worm's).
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int i = 0; i < NumIn; i++) begin
-        int outs;
-        logic [NumOut-1:0] won;
-        outs = 0;
-        won = '0;
-        for (int o = 0; o < NumOut; o++) begin
-          won[o] = gnt_valid[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i));
-          outs += int'(won[o]);
-        end
-        OnePopPerGrant_A: assert ($countones(pop[i*NumVcs +: NumVcs]) == int'(in_gnt[i]))
-          else $error("input %0d popped %0d flits on %0d grants", i, $countones(pop[i*NumVcs +: NumVcs]),
-                      int'(in_gnt[i]));
-        if (!in_gnt[i] || take[i] || req_drop[i]) begin
-          FlitConserved_A: assert (outs == 0) else $error("input %0d: a flit left that was not popped", i);
-        end else if (req_tree[i]) begin
-          FlitConservedTree_A: assert (won == tree_outs[i*NumOut +: NumOut])
-            else $error("input %0d: a tree flit left on outputs %b, not on those it claimed, %b", i, won,
-                        tree_outs[i*NumOut +: NumOut]);
-        end else begin
-          FlitConservedWorm_A: assert (outs == 1 + int'(req_copy[i]))
-            else $error("input %0d: a popped flit left on %0d outputs", i, outs);
-        end
-      end
-    end
-  end
-`endif
 
   meshsync_crossbar #(
     .FlitW      (FlitW),

@@ -1,8 +1,9 @@
 // Round-robin pick, combinational: the first set bit of req_i at index start_i or after
 // it, wrapping around to index 0. next_o is the index after the pick (mod N), the start
-// of the next scan once the pick is served. Both arbiters use it and keep their own
-// pointer: the input arbiter over the 5 VCs (contract step 4), the output arbiter over
-// the 5 inputs and the R barrier registers (step 6).
+// of the next scan once the pick is served. meshsync_rr_arbiter (every arbiter of the
+// router: over an input's 5 VCs, step 4; over the inputs for the barrier unit, step 5;
+// over the inputs and the emitter at each output, step 7) and the tree claim use it,
+// each keeping its own pointer.
 module meshsync_rr_pick #(
   /// Requesters (>= 2).
   parameter int unsigned N = 3,

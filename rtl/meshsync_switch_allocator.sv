@@ -39,12 +39,16 @@ module meshsync_switch_allocator #(
   // Per input: its head flit leaves (one pop, whatever it was sent to).
   output logic [NumIn-1:0]                            in_gnt_o,
   // Per port: the emitter's offer leaves.
-  output logic [meshsync_pkg::NumPorts-1:0]           offer_gnt_o
+  output logic [meshsync_pkg::NumPorts-1:0]           offer_gnt_o,
+  // Per input i and VC v (bit i*NumVcs+v): the inputs' pops, read by the flit
+  // conservation assertion only.
+  input  logic [NumIn*meshsync_pkg::NumVcs-1:0]       pop_i
 );
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned NumReq = NumIn + (HasEmitter ? 1 : 0);
+  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
 
   // A grant to the emitter (requester NumIn), not to an input.
   function automatic logic by_emitter(logic [IdxW-1:0] idx);
@@ -88,7 +92,7 @@ module meshsync_switch_allocator #(
       assign req[NumIn] = offer_i[o];
     end
 
-    meshsync_output_arbiter #(
+    meshsync_rr_arbiter #(
       .NumReq (NumReq)
     ) u_arbiter (
       .clk_i       (clk_i),
@@ -187,5 +191,40 @@ module meshsync_switch_allocator #(
     logic unused_offer;
     assign unused_offer = ^offer_i;
   end
+
+`ifndef SYNTHESIS
+  // Assertion (simulation only; pop_i is there for it): flit conservation. Every input
+  // pops at most one flit a cycle, and every flit popped leaves through exactly one
+  // output, or through a link and its NI output
+  // (absorbed and forwarded), or through every output its tree worm claimed, or through
+  // none (taken by the barrier unit, or a dropped tree worm's).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      for (int i = 0; i < NumIn; i++) begin
+        int outs;
+        logic [NumOut-1:0] won;
+        outs = 0;
+        won = '0;
+        for (int o = 0; o < NumOut; o++) begin
+          won[o] = gnt_valid_o[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i));
+          outs += int'(won[o]);
+        end
+        OnePopPerGrant_A: assert ($countones(pop_i[i*NumVcs +: NumVcs]) == int'(in_gnt_o[i]))
+          else $error("input %0d popped %0d flits on %0d grants", i, $countones(pop_i[i*NumVcs +: NumVcs]),
+                      int'(in_gnt_o[i]));
+        if (!in_gnt_o[i] || take_i[i] || req_drop_i[i]) begin
+          FlitConserved_A: assert (outs == 0) else $error("input %0d: a flit left that was not popped", i);
+        end else if (req_tree_i[i]) begin
+          FlitConservedTree_A: assert (won == tree_outs_i[i*NumOut +: NumOut])
+            else $error("input %0d: a tree flit left on outputs %b, not on those it claimed, %b", i, won,
+                        tree_outs_i[i*NumOut +: NumOut]);
+        end else begin
+          FlitConservedWorm_A: assert (outs == 1 + int'(req_copy_i[i]))
+            else $error("input %0d: a popped flit left on %0d outputs", i, outs);
+        end
+      end
+    end
+  end
+`endif
 
 endmodule

@@ -4,13 +4,12 @@ set(MESHSYNC_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(MESHSYNC_RTL_MODULES
   meshsync_parameter_check.sv
   meshsync_rr_pick.sv
+  meshsync_rr_arbiter.sv
   meshsync_route.sv
   meshsync_child_hops.sv
   meshsync_snake_route.sv
   meshsync_input_buffer.sv
-  meshsync_input_arbiter.sv
   meshsync_input_port.sv
-  meshsync_output_arbiter.sv
   meshsync_switch_allocator.sv
   meshsync_credit_counters.sv
   meshsync_vc_owners.sv
@@ -25,6 +24,7 @@ set(MESHSYNC_RTL_MODULES
   meshsync_barrier_unit.sv
   meshsync_emitter_read_mux.sv
   meshsync_barrier_emitter.sv
+  meshsync_barrier.sv
   meshsync_router.sv)
 set(MESHSYNC_RTL_SOURCES ${MESHSYNC_RTL_DIR}/meshsync_pkg.sv)
 foreach(m ${MESHSYNC_RTL_MODULES})
@@ -69,9 +69,10 @@ endfunction()
 # The deliberately broken router of the lockstep checkers' own tests (tb/rtl: Vrouter_broken;
 # tb/cosim: Vrouter_cosim_broken, Vmesh_broken): its output arbiters' pointer skips input
 # -X (requester 2) after a grant to +X (requester 1). `out` gets `sources` with
-# rtl/meshsync_output_arbiter.sv replaced by that copy, made from it in the build tree.
+# rtl/meshsync_rr_arbiter.sv replaced by that copy (the one
+# round-robin arbiter: the input arbiters and the barrier unit's pick get it too), made from it in the build tree.
 function(meshsync_rtl_with_broken_arbiter out sources)
-  set(file meshsync_output_arbiter.sv)
+  set(file meshsync_rr_arbiter.sv)
   set(broken ${PROJECT_BINARY_DIR}/rtl-broken/${file})
   meshsync_rtl_edit(${broken} ${file} "rr_q <= rr_next;"
     "// DELIBERATELY BROKEN (rtl/sources.cmake): -X loses its turn after +X.\n      rr_q <= (gnt_idx_o == IdxW'(1)) ? IdxW'(3) : rr_next;")
@@ -85,8 +86,11 @@ endfunction()
 # compiled at -O0, as Verilator's own make flow leaves it unoptimised. The models only
 # the tests run (tb/rtl, tb/cosim: short lockstep runs, mutants, broken copies, the small
 # mesh blocks) get -O1 for the rest: compiling them dominated CI's time at -O3.
-set(MESHSYNC_VERILATE_OPT OPT_SLOW -O0)
-set(MESHSYNC_VERILATE_TEST_OPT OPT_SLOW -O0 OPT_FAST -O1)
+# Every verilate() call takes one of these two, so they also carry the include directory
+# of rtl/meshsync_router_params.svh (Verilator 5.006 does not look beside the including
+# file, as Yosys does).
+set(MESHSYNC_VERILATE_OPT OPT_SLOW -O0 INCLUDE_DIRS ${MESHSYNC_RTL_DIR})
+set(MESHSYNC_VERILATE_TEST_OPT OPT_SLOW -O0 OPT_FAST -O1 INCLUDE_DIRS ${MESHSYNC_RTL_DIR})
 
 # The named configurations (rtl/configurations.txt) that have `use` among their uses:
 # `out_names` gets their names; for each name N, MESHSYNC_RTL_PARAMS_<N> holds its

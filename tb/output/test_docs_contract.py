@@ -45,7 +45,7 @@ def line_of(text, pos):
 
 
 # ---- the code's side ------------------------------------------------------------------
-sv_files = sorted((root / "rtl").glob("*.sv"))
+sv_files = sorted([*(root / "rtl").glob("*.sv"), *(root / "rtl").glob("*.svh")])
 sv_text = {p.name: p.read_text() for p in sv_files}
 modules = {}
 for name, text in sv_text.items():
@@ -68,7 +68,8 @@ def verilog_defaults(text):
     return {m.group(1): int(m.group(2)) for m in re.finditer(r"parameter\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*[,)\n]", text)}
 
 
-rtl_defaults = verilog_defaults(sv_text.get("meshsync_router.sv", ""))
+# The router declares MeshW and MeshH and includes the rest (meshsync_router_params.svh).
+rtl_defaults = verilog_defaults(sv_text.get("meshsync_router.sv", "") + "\n" + sv_text.get("meshsync_router_params.svh", ""))
 pkg_params = {m.group(1): int(m.group(2)) for m in re.finditer(r"localparam\s+int\s+unsigned\s+(\w+)\s*=\s*(\d+)\s*;",
                                                                 sv_text.get("meshsync_pkg.sv", ""))}
 params_hpp = read("model/core/parameters.hpp")
@@ -122,9 +123,9 @@ for doc in DOCS:
     lines = text.split("\n")
 
     # 1. RTL names.
-    for m in re.finditer(r"\bmeshsync_[a-z0-9_]+(\.sv)?\b", text):
+    for m in re.finditer(r"\bmeshsync_[a-z0-9_]+(\.svh?)?\b", text):
         name, line = m.group(0), line_of(text, m.start())
-        if name.endswith(".sv"):
+        if name.endswith((".sv", ".svh")):
             if name not in sv_text:
                 problem(doc, line, f"rtl/{name} does not exist")
         elif name not in modules and name not in cmake_names:

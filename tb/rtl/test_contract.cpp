@@ -30,7 +30,9 @@ std::string rtl_file(const std::string& file) {
 // decimals and sized decimals like 4'd15); `keywords` a regex alternative.
 std::map<std::string, long> verilog_constants(const std::string& file,
                                               const std::string& keywords = "parameter|localparam") {
-  const std::string s = rtl_file(file);
+  std::string s = rtl_file(file);
+  // The router and the mesh top include the shared parameter list.
+  if (s.find("`include \"meshsync_router_params.svh\"") != std::string::npos) s += "\n" + rtl_file("meshsync_router_params.svh");
   const std::regex decl("(?:" + keywords +
                         R"()\s+[a-z ]+(?:\[[^\]]*\]\s*)?([A-Za-z]\w*)\s*=\s*(?:\d+'d)?(\d+)\s*[,;\n])");
   std::map<std::string, long> out;

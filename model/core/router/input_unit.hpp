@@ -1,5 +1,5 @@
 // One input of a router (RTL meshsync_input_port with its meshsync_input_buffer per VC
-// and meshsync_input_arbiter): the VC buffers, what each flit does here, decided as it
+// and its meshsync_rr_arbiter over the VCs): the VC buffers, what each flit does here, decided as it
 // arrives (contract step 3), and the one VC the input offers each cycle (step 4).
 #pragma once
 

@@ -1,9 +1,12 @@
-// A round-robin arbiter with its pointer. Output arbitration of one output port (contract
-// step 7: requesters 0..4 are the input ports, 5 the barrier emitter), and the barrier
-// unit's choice among the inputs (step 5). The scan starts at the pointer and wraps; the
-// first requester found wins and the pointer becomes winner + 1 (mod NumReq), unless the
-// grant is withdrawn (keep_i = 0: a flit that needs a second output did not get it).
-module meshsync_output_arbiter #(
+// The router's one round-robin arbiter, with its pointer: input arbitration of one input
+// port over its five VCs (contract step 4: keep_i is the port's grant, so the pointer
+// moves when the chosen VC pops, whoever took the flit), output arbitration of one output
+// port (step 7: requesters 0..4 are the input ports, then the barrier emitter), and the
+// barrier unit's choice among the inputs (step 5). The scan (meshsync_rr_pick) starts at
+// the pointer and wraps; the first requester found wins and the pointer becomes
+// winner + 1 (mod NumReq) when the grant is kept (keep_i = 0: a flit that needs a second
+// output did not get it, or the input's request was not served).
+module meshsync_rr_arbiter #(
   /// Requesters.
   parameter int unsigned NumReq = 9
 ) (
