@@ -160,7 +160,6 @@ const char* signal_name(int sig) {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
     case SIGHUP: return "SIGHUP";
-    case SIGXFSZ: return "SIGXFSZ";
     default: return "a signal";
   }
 }

@@ -47,7 +47,7 @@ void abandon_all();
 // full disk instead of killing the process. Called once, as the program starts.
 void handle_signals();
 
-// "SIGINT", "SIGTERM", "SIGHUP", "SIGXFSZ" (async-signal-safe: a string literal).
+// "SIGINT", "SIGTERM", "SIGHUP" (async-signal-safe: a string literal).
 const char* signal_name(int sig);
 
 }  // namespace meshsync::output_files

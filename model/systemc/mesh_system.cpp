@@ -67,7 +67,7 @@ void MeshSystem::software_method() {
     sc_core::sc_stop();
     return;
   } catch (const std::bad_alloc&) {
-    throw;  // out of memory is no simulation result: the program reports it as such
+    throw;  // out of memory is no simulation result: SystemC wraps it, and run_program reports it (is_bad_alloc)
   } catch (const std::exception& e) {
     error_ = e.what();
     sc_core::sc_stop();
@@ -195,7 +195,7 @@ void MeshSystem::clock_thread() {
       }
     }
   } catch (const std::bad_alloc&) {
-    throw;
+    throw;  // as in the timed callbacks above
   } catch (const std::exception& e) {
     error_ = e.what();
     sc_core::sc_stop();

@@ -4,7 +4,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -56,22 +55,16 @@ std::string read_input_file(const std::string& path, const std::string& what, st
   std::string why = fstat(fd, &st) != 0 ? std::strerror(errno) : input_size_problem(st, max_bytes);
   std::string text;
   if (why.empty()) {
-    // At most one byte more than allowed: a file that grew since fstat is still bounded.
-    text.resize(static_cast<std::size_t>(st.st_size) + 1);
-    std::size_t have = 0;
-    while (have < text.size()) {
-      const ssize_t n = read(fd, text.data() + have, text.size() - have);
+    // Read until the end or past the bound: a file that grew since fstat is still bounded.
+    char chunk[65536];
+    while (text.size() <= max_bytes) {
+      const ssize_t n = read(fd, chunk, sizeof chunk);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        why = std::strerror(errno);
-        break;
-      }
-      if (n == 0) break;
-      have += static_cast<std::size_t>(n);
-      if (have == text.size() && have <= max_bytes) text.resize(std::min<std::size_t>(max_bytes + 1, 2 * have));
+      if (n < 0) why = std::strerror(errno);
+      if (n <= 0) break;
+      text.append(chunk, static_cast<std::size_t>(n));
     }
-    text.resize(have);
-    if (why.empty()) why = too_large_input(have, max_bytes);
+    if (why.empty()) why = too_large_input(text.size(), max_bytes);
   }
   close(fd);
   if (!why.empty()) throw refuse(why);

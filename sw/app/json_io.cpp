@@ -1,6 +1,7 @@
 #include "json_io.hpp"
 
 #include "enum_names.hpp"
+#include "run_output.hpp"
 
 namespace meshsync {
 
@@ -50,18 +51,21 @@ std::optional<double> traffic_hops_avg(const TrafficResult& r) {
   return r.packets_measured > 0 ? std::optional<double>(r.hops_avg) : std::nullopt;
 }
 
+std::optional<std::uint64_t> traffic_latency(const TrafficResult& r, std::uint64_t v) {
+  return traffic_latency_avg(r) ? std::optional<std::uint64_t>(v) : std::nullopt;
+}
+
 // The last delivery is where the network finished: the cycles the run simulated. The
 // latencies are null when no measured packet arrived (a window too short for any
 // packet, a run stopped early); accepted and offered are counts over the window, 0 when
 // nothing came, a measurement like any other.
 void to_json(json& j, const TrafficResult& r) {
-  const bool arrived = traffic_latency_avg(r).has_value();
-  j = json{{"latency_avg_cycles", arrived ? json(r.latency_avg) : json(nullptr)},
-           {"latency_p99_cycles", arrived ? json(r.latency_p99) : json(nullptr)},
-           {"latency_max_cycles", arrived ? json(r.latency_max) : json(nullptr)},
+  j = json{{"latency_avg_cycles", measured_json(traffic_latency_avg(r))},
+           {"latency_p99_cycles", measured_json(traffic_latency(r, r.latency_p99))},
+           {"latency_max_cycles", measured_json(traffic_latency(r, r.latency_max))},
            {"accepted_flits_per_node_cycle", r.accepted},
            {"offered_flits_per_node_cycle", r.offered},
-           {"hops_avg", r.packets_measured > 0 ? json(r.hops_avg) : json(nullptr)},
+           {"hops_avg", measured_json(traffic_hops_avg(r))},
            {"packets_measured", r.packets_measured},
            {"packets_delivered", r.packets_delivered},
            {"flits_delivered", r.flits_delivered},

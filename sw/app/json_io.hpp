@@ -29,6 +29,8 @@ void to_json(nlohmann::json& j, const TrafficResult& r);
 // arrived (latency) or none was created (hops). The JSON has null there, a table "-".
 std::optional<double> traffic_latency_avg(const TrafficResult& r);
 std::optional<double> traffic_hops_avg(const TrafficResult& r);
+// A latency figure of `r` (p99, max): `v` when a measured packet arrived, else none.
+std::optional<std::uint64_t> traffic_latency(const TrafficResult& r, std::uint64_t v);
 void to_json(nlohmann::json& j, const BarrierMeasurement& m);
 void to_json(nlohmann::json& j, const BarrierRun& r);
 

@@ -14,7 +14,6 @@
 
 #include <systemc>
 
-
 #include "../../model/core/errors.hpp"
 #include "../../model/core/output_files.hpp"
 #include "cli.hpp"

@@ -530,8 +530,8 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
     } else if (code != 0) {
       // The program's own line ("meshsync: ..."), not what a runtime printed before it (a
       // sanitizer's warning); else the first line.
-      const std::size_t own = c.err.rfind("meshsync: ", 0) == 0 ? 0 : c.err.find("\nmeshsync: ");
-      const std::size_t from = own == std::string::npos ? 0 : own == 0 ? 0 : own + 1;
+      const std::size_t own = c.err.find("\nmeshsync: ");
+      const std::size_t from = c.err.rfind("meshsync: ", 0) == 0 || own == std::string::npos ? 0 : own + 1;
       problem = c.err.empty() ? "exit code " + std::to_string(code) : c.err.substr(from, c.err.find('\n', from) - from);
     } else {
       try {
@@ -542,36 +542,28 @@ Outcome run_points(const std::vector<Point>& points, const std::vector<std::size
       }
     }
     std::error_code ec;
-    // A point whose run failed as runs do (bad input for this combination, exit 2; a
-    // simulation that could not finish, exit 3) is, with --keep-failed, a row like any
-    // other: where a network deadlocks is a result of the sweep.
-    if (!problem.empty() && keep_failed && (problem_code == 2 || problem_code == 3)) {
+    fs::remove(c.out, ec);
+    json row{{"point", p.index}, {"parameters", p.parameters}, {"seed", p.seed}, {"commit", source_commit()}};
+    if (problem.empty()) {
+      row["result"] = std::move(result);
+    } else if (keep_failed && (problem_code == 2 || problem_code == 3)) {
+      // A point whose run failed as runs do (bad input for this combination, exit 2; a
+      // simulation that could not finish, exit 3) is, with --keep-failed, a row like any
+      // other: where a network deadlocks is a result of the sweep.
       const std::string prefix = "meshsync: ";
       if (problem.rfind(prefix, 0) == 0) problem.erase(0, prefix.size());
-      json row{{"point", p.index}, {"parameters", p.parameters}, {"seed", p.seed}, {"commit", source_commit()},
-               {"failure", {{"exit_code", problem_code}, {"message", problem}}}};
-      log << row.dump() << "\n" << std::flush;
-      check_log();
-      rows[p.index] = std::move(row);
-      fs::remove(c.out, ec);
-      bar.update(rows.size(), done_before);
-      continue;
-    }
-    if (!problem.empty()) {
+      row["failure"] = {{"exit_code", problem_code}, {"message", problem}};
+    } else {
       // The first failure stops the sweep once the running points are done.
       if (outcome.failure.empty()) {
         outcome.failure = fmt::format("point {} ({}, seed {}): {}", p.index, p.parameters.dump(), p.seed, problem);
         outcome.code = problem_code;
       }
-      fs::remove(c.out, ec);
       continue;
     }
-    json row{{"point", p.index}, {"parameters", p.parameters}, {"seed", p.seed},
-             {"commit", source_commit()}, {"result", result}};
     log << row.dump() << "\n" << std::flush;
     check_log();
     rows[p.index] = std::move(row);
-    fs::remove(c.out, ec);
     bar.update(rows.size(), done_before);
     bar.draw_now();
   }

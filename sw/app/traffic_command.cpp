@@ -48,9 +48,8 @@ int run_traffic(const TrafficOptions& o) {
   fmt::print("  offered   {:.4f}   accepted {:.4f} flits/node/cycle\n", r.offered, r.accepted);
   // No measured packet arrived: no latency to show, "-" rather than 0 (as the JSON's null).
   const std::optional<double> latency = traffic_latency_avg(r);
-  const auto when_arrived = [&](std::uint64_t v) { return latency ? std::optional<std::uint64_t>(v) : std::nullopt; };
   fmt::print("  latency   avg {}   p99 {}   max {} cycles ({} packets measured)\n", measured_text(latency, "{:.2f}"),
-             measured_text(when_arrived(r.latency_p99)), measured_text(when_arrived(r.latency_max)),
+             measured_text(traffic_latency(r, r.latency_p99)), measured_text(traffic_latency(r, r.latency_max)),
              r.packets_measured);
   fmt::print("  hops      avg {}\n", measured_text(traffic_hops_avg(r), "{:.3f}"));
   if (x.saturated)

@@ -476,4 +476,9 @@ BarrierTree build_tree(BarrierScheme s, const MeshShape& mesh, const std::vector
   return s == BarrierScheme::BTM ? build_btm_tree(mesh, members) : build_cs_tree(mesh, members);
 }
 
+std::string contention_note(const std::string& contention, const std::string& messages, const std::string& doc) {
+  if (contention.empty()) return {};
+  return "; it holds only where no two " + messages + " compete for a port, and here " + contention + " (" + doc + ")";
+}
+
 }  // namespace meshsync

@@ -103,6 +103,11 @@ class BarrierTree {
   int height_ = 0;
 };
 
+// What `--exact` adds to "took C cycles, the formula says F" when the tree has a
+// `contention` (from contention() or allreduce_contention()): that the formula holds only
+// without one, which it is, and where `doc` says more; "" when there is none.
+std::string contention_note(const std::string& contention, const std::string& messages, const std::string& doc);
+
 BarrierTree build_btm_tree(const MeshShape& mesh, const std::vector<NodeId>& members);
 BarrierTree build_cs_tree(const MeshShape& mesh, const std::vector<NodeId>& members);
 BarrierTree build_tree(BarrierScheme s, const MeshShape& mesh, const std::vector<NodeId>& members);

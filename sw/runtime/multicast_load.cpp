@@ -169,7 +169,7 @@ void tell_deadlock(LoadRun& run) {
       open = o;
       last_progress = run.m.now();
     } else if (run.m.now() - last_progress >= window) {
-      run.deadlock = "deadlock: " + std::to_string(o) + " multicasts unfinished and no flit moved for " +
+      run.deadlock = std::to_string(o) + " multicasts unfinished and no flit moved for " +
                      std::to_string(window) + " cycles after generation stopped (cycle " +
                      std::to_string(run.m.now()) + ")\n" + mesh.core().stuck_report();
       if (run.deadlock.back() == '\n') run.deadlock.pop_back();  // the program ends the line itself

@@ -122,12 +122,9 @@ void check_exact(const AllreduceParams& p, const AllreduceExperimentResult& x) {
     if (r.algorithm == AllreduceAlgorithm::Btm && r.run.latency() != r.analytic_cycles) {
       // The formula is exact only where no two reduction messages compete for a port
       // (NOTES.md): say which do, or, if none, that the model broke its contract.
-      const std::string why = r.contention.empty()
-                                  ? std::string()
-                                  : "; it holds only where no two reduction messages compete for a port, and here " +
-                                        r.contention + " (docs/reduction-hardware.md, \"Timing\")";
-      throw SimulationError(fmt::format("--exact: allreduce btm took {} cycles, the formula says {}{}", r.run.latency(),
-                                        r.analytic_cycles, why));
+      throw SimulationError(fmt::format(
+          "--exact: allreduce btm took {} cycles, the formula says {}{}", r.run.latency(), r.analytic_cycles,
+          contention_note(r.contention, "reduction messages", "docs/reduction-hardware.md, \"Timing\"")));
     }
 }
 

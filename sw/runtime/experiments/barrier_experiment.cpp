@@ -77,13 +77,10 @@ void check_exact(const BarrierParams& p, const BarrierResult& r) {
       if (b.measured.latency_cycles == b.analytic_cycles) continue;
       // The formula is exact only where no two sync messages compete for a port (NOTES.md):
       // say which do, or, if none, that the model broke its contract.
-      const std::string why = b.contention.empty()
-                                  ? std::string()
-                                  : "; it holds only where no two sync messages compete for a port, and here " +
-                                        b.contention + " (docs/microarchitecture.md, \"Exactness\")";
-      throw SimulationError(fmt::format("--exact: {} barrier {} took {} cycles, the formula says {}{}",
-                                        scheme_name(p.schemes[s]), i + 1, b.measured.latency_cycles,
-                                        b.analytic_cycles, why));
+      throw SimulationError(fmt::format(
+          "--exact: {} barrier {} took {} cycles, the formula says {}{}", scheme_name(p.schemes[s]), i + 1,
+          b.measured.latency_cycles, b.analytic_cycles,
+          contention_note(b.contention, "sync messages", "docs/microarchitecture.md, \"Exactness\"")));
     }
 }
 

@@ -85,10 +85,8 @@ MulticastAlgorithmRun run_load(MulticastAlgorithm a, const ValidConfig& cfg, con
       });
   // A network that deadlocked cannot finish the run, and what it measured before is of a
   // network on its way there: the run fails (exit 3) rather than report it as saturation.
-  if (!r.load->deadlock.empty()) {
-    const std::string& what = r.load->deadlock;  // "deadlock: N multicasts unfinished ..."
-    throw SimulationError("deadlock of --algo " + algorithm_name(a) + what.substr(std::string("deadlock").size()));
-  }
+  if (!r.load->deadlock.empty())
+    throw SimulationError("deadlock of --algo " + algorithm_name(a) + ": " + r.load->deadlock);
   return r;
 }
 
