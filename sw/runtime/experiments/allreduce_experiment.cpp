@@ -122,9 +122,11 @@ void check_exact(const AllreduceParams& p, const AllreduceExperimentResult& x) {
     if (r.algorithm == AllreduceAlgorithm::Btm && r.run.latency() != r.analytic_cycles) {
       // The formula is exact only where no two reduction messages compete for a port
       // (NOTES.md): say which do, or, if none, that the model broke its contract.
-      throw SimulationError(fmt::format(
-          "--exact: allreduce btm took {} cycles, the formula says {}{}", r.run.latency(), r.analytic_cycles,
-          contention_note(r.contention, "reduction messages", "docs/reduction-hardware.md, \"Timing\"")));
+      // Built before the throw: temporaries of a throw expression end after the exception
+      // is made, and under ASan their scope's poison would outlive the unwinding.
+      const std::string why = contention_note(r.contention, "reduction messages", "docs/reduction-hardware.md, \"Timing\"");
+      throw SimulationError(fmt::format("--exact: allreduce btm took {} cycles, the formula says {}{}", r.run.latency(),
+                                        r.analytic_cycles, why));
     }
 }
 

@@ -77,10 +77,11 @@ void check_exact(const BarrierParams& p, const BarrierResult& r) {
       if (b.measured.latency_cycles == b.analytic_cycles) continue;
       // The formula is exact only where no two sync messages compete for a port (NOTES.md):
       // say which do, or, if none, that the model broke its contract.
-      throw SimulationError(fmt::format(
-          "--exact: {} barrier {} took {} cycles, the formula says {}{}", scheme_name(p.schemes[s]), i + 1,
-          b.measured.latency_cycles, b.analytic_cycles,
-          contention_note(b.contention, "sync messages", "docs/microarchitecture.md, \"Exactness\"")));
+      // Built before the throw, as in allreduce's check_exact.
+      const std::string why = contention_note(b.contention, "sync messages", "docs/microarchitecture.md, \"Exactness\"");
+      throw SimulationError(fmt::format("--exact: {} barrier {} took {} cycles, the formula says {}{}",
+                                        scheme_name(p.schemes[s]), i + 1, b.measured.latency_cycles,
+                                        b.analytic_cycles, why));
     }
 }
 
