@@ -71,6 +71,57 @@ package meshsync_pkg;
   // Fields below the three flag bits, common to every flit width >= 32.
   localparam int unsigned FieldsW = 29;
 
+  // The flit as a type (docs/microarchitecture.md, "Flit format"). The three flags sit on
+  // top; below them the 29 field bits are either a header (a head or sync flit, and the
+  // address flits of a multidestination worm) or a body flit's payload. A header's bits
+  // 27:14 mean different things for a sync message, a worm and a tree worm: a union of
+  // the three views. Positions match the *Lsb / *Bit constants above (a test reads both).
+  typedef struct packed {
+    logic [TypeW-1:0]  msg;    // SyncArrive, SyncRelease, SyncSetup, SyncTeardown
+    logic [GidW-1:0]   gid;
+    logic [DataW-1:0]  data;   // the sender's child slot (reduction), or 0
+  } sync_view_t;
+  typedef struct packed {
+    logic              mcast;  // a multidestination worm's head or address flit
+    logic [BaseW-1:0]  base;   // its subnetwork: BaseXY, BaseHigh, BaseLow, BaseTree
+    logic              more;   // another address flit follows
+    logic [FirstW-1:0] first;  // the forced first hop (PortLocal: none)
+    logic [6:0]        spare;
+  } worm_view_t;
+  typedef struct packed {
+    logic              mcast;  // 1
+    logic [BaseW-1:0]  base;   // BaseTree
+    logic [GidW-1:0]   gid;    // the tree's barrier register group
+    logic [2:0]        spare;
+  } tree_view_t;
+  typedef union packed {
+    sync_view_t sync;
+    worm_view_t worm;
+    tree_view_t tree;
+  } header_view_t;
+  typedef struct packed {
+    logic              route;  // R: 1 routes YX
+    header_view_t      view;
+    logic [CoordW-1:0] dest_y;
+    logic [CoordW-1:0] dest_x;
+  } header_t;
+  typedef union packed {
+    header_t            hdr;
+    logic [FieldsW-1:0] payload;
+  } fields_t;
+  typedef struct packed {
+    logic    head;
+    logic    tail;
+    logic    sync;  // with head: a sync message (its VC is 1 or 2)
+    fields_t f;
+  } flit_t;
+  localparam int unsigned FlitBits = 3 + FieldsW;  // $bits(flit_t): the only FlitW the router takes
+  // A flit on a channel: the VC it travels on and the flit.
+  typedef struct packed {
+    logic [VcW-1:0] vc;
+    flit_t          flit;
+  } channel_t;
+
   // Sync message types (2 bits).
   localparam logic [1:0] SyncArrive = 2'd0;
   localparam logic [1:0] SyncRelease = 2'd1;
