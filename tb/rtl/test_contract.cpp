@@ -3,12 +3,15 @@
 // the Verilog sources and check that both say the same.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "model/cosim/rtl_ports.hpp"
 
@@ -134,6 +137,118 @@ TEST_CASE("contract: meshsync_pkg's flit layout is flit_format.hpp's", "[contrac
   CHECK(ff::kTail.lsb == ff::kWidth - 2);
   CHECK(ff::kSync.lsb == ff::kWidth - 3);
   CHECK(ff::kPayload.width == ff::kWidth - 2);
+}
+
+namespace {
+
+// A packed struct or union of meshsync_pkg as Verilog lays it out: each member's name,
+// its type (a typedef of the package, or "" for a logic vector) and its width.
+struct PackedMember {
+  std::string name, type;
+  long width = 0;
+};
+struct PackedType {
+  bool is_union = false;
+  std::vector<PackedMember> members;  // in declaration order: the first is the most significant
+};
+
+// Every `typedef struct packed { ... } name;` and `typedef union packed ...` of the package,
+// member widths resolved from its constants (`logic [GidW-1:0] gid;`, `logic [6:0] spare;`).
+std::map<std::string, PackedType> packed_types() {
+  const std::string s = rtl_file("meshsync_pkg.sv");
+  const auto constants = verilog_constants("meshsync_pkg.sv");
+  std::map<std::string, PackedType> types;
+  const std::regex typedef_re(R"(typedef\s+(struct|union)\s+packed\s*\{([^}]*)\}\s*(\w+)\s*;)");
+  const std::regex member_re(R"((\w+)\s*(?:\[\s*(\w+)\s*(?:-\s*1)?\s*:\s*0\s*\])?\s+(\w+)\s*;)");
+  for (auto t = std::sregex_iterator(s.begin(), s.end(), typedef_re); t != std::sregex_iterator(); ++t) {
+    PackedType type;
+    type.is_union = (*t)[1] == "union";
+    std::string body = std::regex_replace((*t)[2].str(), std::regex("//[^\n]*"), "");
+    for (auto m = std::sregex_iterator(body.begin(), body.end(), member_re); m != std::sregex_iterator(); ++m) {
+      PackedMember member{(*m)[3].str(), (*m)[1] == "logic" ? "" : (*m)[1].str(), 1};
+      if ((*m)[2].matched) {
+        const std::string bound = (*m)[2].str();
+        const bool minus_one = (*m)[0].str().find("-") != std::string::npos;
+        const long b = std::isdigit(static_cast<unsigned char>(bound[0])) ? std::stol(bound) : constants.at(bound);
+        member.width = minus_one ? b : b + 1;
+      }
+      type.members.push_back(member);
+    }
+    types[(*t)[3].str()] = type;
+  }
+  return types;
+}
+
+long packed_width(const std::map<std::string, PackedType>& types, const PackedMember& m) {
+  if (m.type.empty()) return m.width;
+  long width = 0;
+  for (const PackedMember& sub : types.at(m.type).members) {
+    const long w = packed_width(types, sub);
+    width = types.at(m.type).is_union ? std::max(width, w) : width + w;
+  }
+  return width;
+}
+
+// The least significant bit and width of a member path ("f.hdr.view.sync.gid") of a type.
+std::pair<long, long> packed_field(const std::map<std::string, PackedType>& types, std::string type,
+                                   const std::string& path) {
+  long lsb = 0, width = packed_width(types, {"", type, 0});
+  std::istringstream names(path);
+  for (std::string name; std::getline(names, name, '.');) {
+    const PackedType& t = types.at(type);
+    long below = width;  // bits below the members seen so far
+    bool found = false;
+    for (const PackedMember& m : t.members) {
+      const long w = packed_width(types, m);
+      if (!t.is_union) below -= w;
+      if (m.name == name) {
+        lsb += t.is_union ? 0 : below;
+        width = w;
+        type = m.type;
+        found = true;
+        break;
+      }
+    }
+    INFO(path << ": no member " << name);
+    REQUIRE(found);
+  }
+  return {lsb, width};
+}
+
+}  // namespace
+
+TEST_CASE("contract: meshsync_pkg's flit_t names the fields where flit_format.hpp puts them",
+          "[contract]") {
+  // The RTL reads flit fields through flit_t's members; their positions follow from the
+  // typedefs' order and widths, which this recomputes and compares with the C++ format.
+  const auto types = packed_types();
+  const auto at = [&](const std::string& path) { return packed_field(types, "flit_t", path); };
+  using Field = std::pair<long, long>;
+  const auto field = [](const ff::Field& f) { return Field{f.lsb, f.width}; };
+  CHECK(packed_width(types, {"", "flit_t", 0}) == ff::kWidth);
+  CHECK(verilog_constants("meshsync_pkg.sv").at("FlitBits") == ff::kWidth);
+  CHECK(at("head") == field(ff::kHead));
+  CHECK(at("tail") == field(ff::kTail));
+  CHECK(at("f.hdr.sync") == field(ff::kSync));
+  CHECK(at("f.payload") == field(ff::kPayload));
+  CHECK(at("f.hdr.route") == field(ff::kRoute));
+  CHECK(at("f.hdr.dest_x") == field(ff::kDestX));
+  CHECK(at("f.hdr.dest_y") == field(ff::kDestY));
+  CHECK(at("f.hdr.view.sync.msg") == field(ff::kType));
+  CHECK(at("f.hdr.view.sync.gid") == field(ff::kGid));
+  CHECK(at("f.hdr.view.sync.data") == field(ff::kData));
+  CHECK(at("f.hdr.view.worm.mcast") == field(ff::kMcast));
+  CHECK(at("f.hdr.view.worm.base") == field(ff::kBase));
+  CHECK(at("f.hdr.view.worm.more") == field(ff::kMore));
+  CHECK(at("f.hdr.view.worm.first") == field(ff::kFirst));
+  CHECK(at("f.hdr.view.tree.mcast") == field(ff::kMcast));
+  CHECK(at("f.hdr.view.tree.base") == field(ff::kBase));
+  CHECK(at("f.hdr.view.tree.gid") == field(ff::kTreeGid));
+  // Every view of the header's middle bits is as wide as the others.
+  for (const char* view : {"sync", "worm", "tree"}) {
+    INFO(view);
+    CHECK(at(std::string("f.hdr.view.") + view).second == at("f.hdr.view").second);
+  }
 }
 
 TEST_CASE("contract: the address flit's fields are flit_format.hpp's, in disjoint bits",
