@@ -18,8 +18,12 @@ module meshsync_group_cam #(
 
   localparam int unsigned GidW = meshsync_pkg::GidW;
 
+  // The entries' GIDs, unpacked from the flat port once.
+  logic [GidW-1:0] gid [NumRegs];
+
   for (genvar k = 0; k < NumRegs; k++) begin : gen_entry
-    assign hit_o[k] = valid_i[k] && (gid_i[k*GidW +: GidW] == key_i);
+    assign gid[k] = gid_i[k*GidW +: GidW];
+    assign hit_o[k] = valid_i[k] && (gid[k] == key_i);
   end
 
 endmodule

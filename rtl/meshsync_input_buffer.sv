@@ -16,7 +16,7 @@
 module meshsync_input_buffer #(
   /// Entries (the downstream credit count of this VC).
   parameter int unsigned Depth = 4,
-  /// Flit width in bits.
+  /// Flit width in bits: meshsync_pkg::FlitBits, the width of the flit ports (flit_t).
   parameter int unsigned FlitW = 32,
   /// Countdown width: enough for the longest router delay minus one.
   parameter int unsigned CntW = 5,
@@ -28,13 +28,13 @@ module meshsync_input_buffer #(
   input  logic                           rst_ni,
   // Write side: the flit presented this cycle is in the buffer from the next cycle on.
   input  logic                           push_i,
-  input  logic [FlitW-1:0]               push_flit_i,
+  input  meshsync_pkg::flit_t            push_flit_i,
   input  logic [CntW-1:0]                push_cnt_i,
   input  logic [meshsync_pkg::PortW-1:0] push_out_i,
   input  logic [TagW-1:0]                push_tag_i,
   // The entry written at the last edge (its arrival cycle is this one), still buffered.
   output logic                           fresh_o,
-  output logic [FlitW-1:0]               fresh_flit_o,
+  output meshsync_pkg::flit_t            fresh_flit_o,
   output logic [meshsync_pkg::PortW-1:0] fresh_out_o,
   // Corrections of the fresh entry from its CAM lookup.
   input  logic                           fix_out_i,
@@ -49,7 +49,7 @@ module meshsync_input_buffer #(
   output logic                           head_done_o,
   output logic                           head_ready_o,
   output logic [CntW-1:0]                head_cnt_o,
-  output logic [FlitW-1:0]               head_flit_o,
+  output meshsync_pkg::flit_t            head_flit_o,
   output logic [meshsync_pkg::PortW-1:0] head_out_o,
   output logic [TagW-1:0]                head_tag_o,
   output logic                           full_o,
@@ -65,8 +65,13 @@ module meshsync_input_buffer #(
 
   logic [PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d, fresh_ptr;
   logic [CountW-1:0] count_q, count_d;
+  // The entries' flits as plain vectors (Yosys 0.23 misreads unpacked arrays of structs);
+  // the flit ports are flit_t.
   logic [FlitW-1:0] flit_q [Depth];
-  logic [Depth*CntW-1:0] cnt_q;  // packed: updated in one loop (below)
+  // Packed: one register updated in one loop (below), whose flip-flops keep the name
+  // cnt_q (an unpacked array's would be named per entry); cnt[e] is entry e's countdown.
+  logic [Depth*CntW-1:0] cnt_q;
+  logic [CntW-1:0] cnt [Depth];
   logic [meshsync_pkg::PortW-1:0] out_q [Depth];
   logic [TagW-1:0] tag_q [Depth];
   logic write, wrote_q, head_fresh, done_q;
@@ -88,7 +93,7 @@ module meshsync_input_buffer #(
   assign head_flit_o = flit_q[rd_ptr_q];
   assign head_out_o = (head_fresh && fix_out_i) ? fix_out_port_i : out_q[rd_ptr_q];
   assign head_tag_o = tag_q[rd_ptr_q];
-  assign head_cnt_o = (head_fresh && fix_cnt_i) ? fix_cnt_value_i : cnt_q[rd_ptr_q*CntW +: CntW];
+  assign head_cnt_o = (head_fresh && fix_cnt_i) ? fix_cnt_value_i : cnt[rd_ptr_q];
   assign head_ready_o = !empty_o && (head_cnt_o == '0);
 
   always_comb begin
@@ -138,6 +143,10 @@ module meshsync_input_buffer #(
     end
   end
 
+  for (genvar e = 0; e < Depth; e++) begin : gen_cnt
+    assign cnt[e] = cnt_q[e*CntW +: CntW];
+  end
+
   // The countdowns run only while the buffer holds a flit or takes one: an empty buffer's
   // entries hold nothing to count for (an entry is loaded with its own countdown). This is
   // the clock gating a synthesized router would get, and it spares the simulator the
@@ -146,14 +155,14 @@ module meshsync_input_buffer #(
     if (!rst_ni) begin
       cnt_q <= '0;
     end else if (write || !empty_o) begin
+      // Each entry takes the new flit's countdown, or the fresh entry's correction with
+      // this cycle already run, or counts down one cycle (stopping at 0).
       for (int e = 0; e < Depth; e++) begin
-        if (write && (wr_ptr_q == PtrW'(e))) begin
-          cnt_q[e*CntW +: CntW] <= push_cnt_i;
-        end else if (wrote_q && fix_cnt_i && (fresh_ptr == PtrW'(e))) begin
-          cnt_q[e*CntW +: CntW] <= (fix_cnt_value_i == '0) ? '0 : fix_cnt_value_i - 1'b1;
-        end else if (cnt_q[e*CntW +: CntW] != '0) begin
-          cnt_q[e*CntW +: CntW] <= cnt_q[e*CntW +: CntW] - 1'b1;
-        end
+        cnt_q[e*CntW +: CntW] <=
+            (write && (wr_ptr_q == PtrW'(e))) ? push_cnt_i :
+            (wrote_q && fix_cnt_i && (fresh_ptr == PtrW'(e))) ?
+                ((fix_cnt_value_i == '0) ? '0 : fix_cnt_value_i - 1'b1) :
+            (cnt[e] != '0) ? cnt[e] - 1'b1 : '0;
       end
     end
   end

@@ -18,7 +18,7 @@
 // router goes to the barrier unit or to the NI, a message crossing a CS path router
 // takes Trm.
 module meshsync_input_port #(
-  /// Flit width in bits (the contract's format is 32).
+  /// Flit width in bits: meshsync_pkg::FlitBits (the contract's format, flit_t, is 32).
   parameter int unsigned FlitW = 32,
   /// Worm VC (VC 0 and VC 3) buffer depth.
   parameter int unsigned BufferDepth = 16,
@@ -47,7 +47,7 @@ module meshsync_input_port #(
   // The flit arriving at the next clock edge (its arrival cycle is the next cycle).
   input  logic                                         in_valid_i,
   input  logic [meshsync_pkg::VcW-1:0]                 in_vc_i,
-  input  logic [FlitW-1:0]                             in_flit_i,
+  input  meshsync_pkg::flit_t                          in_flit_i,
   // The GID of the sync message that arrived in this cycle (at most one per port), for
   // the CAM.
   output logic [meshsync_pkg::GidW-1:0]                fresh_gid_o,
@@ -67,7 +67,7 @@ module meshsync_input_port #(
   // worm passing now has claimed its outputs (this cycle's claim included), the links
   // among them (bits 1-4), and none at all (dropped here).
   output logic                                         tree_head_o,
-  output logic [FlitW-1:0]                             tree_flit_o,
+  output meshsync_pkg::flit_t                          tree_flit_o,
   output logic [meshsync_pkg::PortW-1:0]               tree_out_o,
   input  logic                                         tree_claimed_i,
   input  logic [meshsync_pkg::NumPorts-1:0]            tree_links_i,
@@ -88,7 +88,7 @@ module meshsync_input_port #(
   output logic                                         req_tree_o,
   output logic                                         req_drop_o,
   output logic [meshsync_pkg::VcW-1:0]                 req_vc_o,
-  output logic [FlitW-1:0]                             req_flit_o,
+  output meshsync_pkg::flit_t                          req_flit_o,
   output logic [CntW-1:0]                              req_cnt_o,
   // The request was served (barrier unit or output grant): its VC pops.
   input  logic                                         gnt_i,
@@ -107,7 +107,6 @@ module meshsync_input_port #(
   localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned PortW = meshsync_pkg::PortW;
-  localparam int unsigned CoordW = meshsync_pkg::CoordW;
   // The worm VC only ever waits Trn.
   localparam int unsigned WormCntW = (Trn > 1) ? $clog2(Trn) : 1;
   localparam logic [CntW-1:0] CntTrn = CntW'(Trn - 1);
@@ -128,22 +127,27 @@ module meshsync_input_port #(
   logic vc_error, stray_error;
   // Per worm VC (slot 0: VC 0, slot 1: VC 3), what the worm now arriving does here: its
   // output, whether it is absorbed as well, whether the next flit heads it from here.
+  // worm_out_q is one packed register, so that its flip-flops keep their name (an unpacked
+  // array's are named per element); worm_out[s] is slot s's output, worm_out_next[s] its
+  // next value.
   logic [2*PortW-1:0] worm_out_q, worm_out_d;
+  logic [PortW-1:0] worm_out [2], worm_out_next [2];
   logic [1:0] worm_copy_q, worm_copy_d, worm_promote_q, worm_promote_d;
   // The arriving flit's slot now, and what it leaves for the flits behind it.
   logic [PortW-1:0] cur_out, nxt_out;
   logic cur_copy, cur_promote, nxt_copy, nxt_promote;
 
-  assign in_head = in_flit_i[meshsync_pkg::head_bit(FlitW)];
-  assign in_tail = in_flit_i[meshsync_pkg::tail_bit(FlitW)];
-  assign in_sync = in_head && in_flit_i[meshsync_pkg::sync_bit(FlitW)];
-  assign in_yx = in_flit_i[meshsync_pkg::RouteBit];
-  assign in_control = in_flit_i[meshsync_pkg::TypeLsb + 1];
-  // Address-flit fields; a data flit's bits there are payload, and only a head or the
-  // address flit after an absorbing head are read as addresses.
-  assign in_addr = !in_flit_i[meshsync_pkg::sync_bit(FlitW)] && in_flit_i[meshsync_pkg::McastBit];
-  assign in_more = in_flit_i[meshsync_pkg::MoreBit];
-  assign in_base = in_flit_i[meshsync_pkg::BaseLsb +: meshsync_pkg::BaseW];
+  assign in_head = in_flit_i.head;
+  assign in_tail = in_flit_i.tail;
+  assign in_sync = in_head && in_flit_i.f.hdr.sync;
+  assign in_yx = in_flit_i.f.hdr.route;
+  // A setup or teardown (SyncSetup, SyncTeardown: the message types with bit 1 set).
+  assign in_control = in_flit_i.f.hdr.view.sync.msg[1];
+  // Address-flit fields (the worm view); a data flit's bits there are payload, and only a
+  // head or the address flit after an absorbing head are read as addresses.
+  assign in_addr = !in_flit_i.f.hdr.sync && in_flit_i.f.hdr.view.worm.mcast;
+  assign in_more = in_flit_i.f.hdr.view.worm.more;
+  assign in_base = in_flit_i.f.hdr.view.worm.base;
   assign in_snake = PathWorms && in_addr && (in_base != meshsync_pkg::BaseXY) && (in_base != meshsync_pkg::BaseTree);
   assign slot = in_vc_i == meshsync_pkg::VcSnake;
   // Tree worms keep to VC 4; their head is an address-flit format with base 3.
@@ -154,8 +158,8 @@ module meshsync_input_port #(
   meshsync_route u_route (
     .here_x_i (here_x_i),
     .here_y_i (here_y_i),
-    .dest_x_i (in_flit_i[meshsync_pkg::DestXLsb +: CoordW]),
-    .dest_y_i (in_flit_i[meshsync_pkg::DestYLsb +: CoordW]),
+    .dest_x_i (in_flit_i.f.hdr.dest_x),
+    .dest_y_i (in_flit_i.f.hdr.dest_y),
     .yx_i     (in_yx),
     .port_o   (xy_port)
   );
@@ -163,8 +167,8 @@ module meshsync_input_port #(
   meshsync_snake_route u_snake_route (
     .here_x_i (here_x_i),
     .here_y_i (here_y_i),
-    .dest_x_i (in_flit_i[meshsync_pkg::DestXLsb +: CoordW]),
-    .dest_y_i (in_flit_i[meshsync_pkg::DestYLsb +: CoordW]),
+    .dest_x_i (in_flit_i.f.hdr.dest_x),
+    .dest_y_i (in_flit_i.f.hdr.dest_y),
     .low_i    (in_base == meshsync_pkg::BaseLow),
     .port_o   (snake_port)
   );
@@ -173,14 +177,19 @@ module meshsync_input_port #(
   // MP's forced first hop (docs/microarchitecture.md): a worm head entering on the
   // injection input leaves by the port it names, unless it is addressed here; later
   // routers see it on a link input and follow the base routing.
-  assign in_first = in_flit_i[meshsync_pkg::FirstLsb +: meshsync_pkg::FirstW];
+  assign in_first = in_flit_i.f.hdr.view.worm.first;
   assign forced = Injection && PathWorms && in_head && in_addr && !in_tree_head && (in_first != meshsync_pkg::PortLocal) &&
                   (base_port != meshsync_pkg::PortLocal);
   assign route_port = forced ? in_first : base_port;
 
-  assign cur_out = slot ? worm_out_q[PortW +: PortW] : worm_out_q[0 +: PortW];
-  assign cur_copy = slot ? worm_copy_q[1] : worm_copy_q[0];
-  assign cur_promote = slot ? worm_promote_q[1] : worm_promote_q[0];
+  for (genvar s = 0; s < 2; s++) begin : gen_worm_slot
+    assign worm_out[s] = worm_out_q[s*PortW +: PortW];
+    assign worm_out_d[s*PortW +: PortW] = worm_out_next[s];
+  end
+
+  assign cur_out = worm_out[slot];
+  assign cur_copy = worm_copy_q[slot];
+  assign cur_promote = worm_promote_q[slot];
 
   // Body and tail flits follow their head's output.
   always_comb begin
@@ -226,20 +235,15 @@ module meshsync_input_port #(
     end
   end
 
+  // A worm flit arriving updates its slot.
   always_comb begin
-    worm_out_d = worm_out_q;
     worm_copy_d = worm_copy_q;
     worm_promote_d = worm_promote_q;
+    for (int s = 0; s < 2; s++) worm_out_next[s] = worm_out[s];
     if (in_valid_i && !in_sync && !in_sync_vc && !in_tree_vc) begin
-      if (slot) begin
-        worm_out_d[PortW +: PortW] = nxt_out;
-        worm_copy_d[1] = nxt_copy;
-        worm_promote_d[1] = nxt_promote;
-      end else begin
-        worm_out_d[0 +: PortW] = nxt_out;
-        worm_copy_d[0] = nxt_copy;
-        worm_promote_d[0] = nxt_promote;
-      end
+      worm_out_next[slot] = nxt_out;
+      worm_copy_d[slot] = nxt_copy;
+      worm_promote_d[slot] = nxt_promote;
     end
   end
 
@@ -274,15 +278,17 @@ module meshsync_input_port #(
   logic [FlitW-1:0] fresh_flit [NumVcs];
   logic [PortW-1:0] fresh_out [NumVcs];
   logic fix_out, fix_cnt, fresh_valid, fresh_here;
-  logic [FlitW-1:0] fresh_msg;
+  // The sync VCs' fresh entries (VC 1, VC 2) as flits, and the one looked up.
+  meshsync_pkg::flit_t fresh_xy, fresh_yx, fresh_msg;
   logic [PortW-1:0] fix_port;
 
   // Only sync heads are corrected (a body flit follows its head); one of the sync VCs at
   // most holds a fresh entry.
-  assign fresh_valid = (fresh[1] && fresh_flit[1][meshsync_pkg::head_bit(FlitW)]) ||
-                       (fresh[2] && fresh_flit[2][meshsync_pkg::head_bit(FlitW)]);
-  assign fresh_msg = fresh[2] ? fresh_flit[2] : fresh_flit[1];
-  assign fresh_gid_o = fresh_msg[meshsync_pkg::GidLsb +: meshsync_pkg::GidW];
+  assign fresh_xy = fresh_flit[1];
+  assign fresh_yx = fresh_flit[2];
+  assign fresh_valid = (fresh[1] && fresh_xy.head) || (fresh[2] && fresh_yx.head);
+  assign fresh_msg = fresh[2] ? fresh_yx : fresh_xy;
+  assign fresh_gid_o = fresh_msg.f.hdr.view.sync.gid;
   // Addressed here and not a setup/teardown (those are OutConsume already).
   assign fresh_here = (fresh[2] ? fresh_out[2] : fresh_out[1]) == meshsync_pkg::PortLocal;
   // A message of a group with a member register here goes to the barrier unit.
@@ -296,15 +302,31 @@ module meshsync_input_port #(
   // VC buffers
   // ---------------------------------------------------------------------------------------
   logic [NumVcs-1:0] head_valid, head_ready, head_done, cs_req, overflow, eligible, empty;
+  // The VCs' head flits as plain vectors (Yosys 0.23 misreads unpacked arrays of structs,
+  // and member selects after an index): their flags are read through head_fl (below).
   logic [FlitW-1:0] head_flit [NumVcs];
+  // Per VC, the head flit is a message's head, its tail, a setup or teardown.
+  logic [NumVcs-1:0] head_is_head, head_is_tail, head_is_control;
+  meshsync_pkg::flit_t head_fl;
   logic [PortW-1:0] head_out [NumVcs];
   logic [1:0] head_tag [NumVcs];
   logic [CntW-1:0] head_cnt [NumVcs];
   logic sel_valid;
   logic [meshsync_pkg::VcW-1:0] sel_vc;
   // Per sync VC (VC 1, VC 2), where the reduction message now passing went: the barrier
-  // unit (OutConsume) or an output, set as its head leaves the buffer.
+  // unit (OutConsume) or an output, set as its head leaves the buffer. One packed register
+  // (its flip-flops keep their name); follow[s] is sync VC s + 1's.
   logic [2*PortW-1:0] follow_q, follow_d;
+  logic [PortW-1:0] follow [2];
+
+  always_comb begin
+    for (int v = 0; v < NumVcs; v++) begin
+      head_fl = head_flit[v];
+      head_is_head[v] = head_fl.head;
+      head_is_tail[v] = head_fl.tail;
+      head_is_control[v] = head_fl.f.hdr.view.sync.msg[1];
+    end
+  end
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
     localparam bit WormVc = (v == 0) || (v == 3);
@@ -380,14 +402,13 @@ module meshsync_input_port #(
     assign head_cnt[v] = CntW'(cnt);
     // A sync body flit goes where its head went.
     if (SyncVc) begin : gen_follow
-      assign head_out[v] = head_flit[v][meshsync_pkg::head_bit(FlitW)] ? buf_out : follow_q[(v-1)*PortW +: PortW];
+      assign head_out[v] = head_is_head[v] ? buf_out : follow[v - 1];
     end else begin : gen_own_out
       assign head_out[v] = buf_out;
     end
     // A setup/teardown on its way through (sync VCs only; Local and OutConsume are the
     // outputs of messages addressed here).
-    assign cs_path = HasRegs && SyncVc && head_flit[v][meshsync_pkg::head_bit(FlitW)] &&
-                     head_flit[v][meshsync_pkg::TypeLsb + 1] &&
+    assign cs_path = HasRegs && SyncVc && head_is_head[v] && head_is_control[v] &&
                      (head_out[v] != meshsync_pkg::PortLocal) &&
                      (head_out[v] != meshsync_pkg::OutConsume);
     assign cs_req[v] = head_valid[v] && cs_path && !head_done[v];
@@ -409,7 +430,7 @@ module meshsync_input_port #(
         if (head_out[v] == PortW'(o)) begin
           credit = credit_ok_i[o * NumVcs + v];
           if (WormVc || SyncVc) begin
-            worm_ok = (head_flit[v][meshsync_pkg::head_bit(FlitW)] || head_tag[v][1])
+            worm_ok = (head_is_head[v] || head_tag[v][1])
                       ? owner_free_i[meshsync_pkg::owner_slot(o, Owner)]
                       : owner_mine_i[meshsync_pkg::owner_slot(o, Owner)];
           end
@@ -426,14 +447,10 @@ module meshsync_input_port #(
     end
   end
 
-  always_comb begin
-    follow_d = follow_q;
-    for (int s = 0; s < 2; s++) begin
-      if (pop_o[s + 1] && head_flit[s + 1][meshsync_pkg::head_bit(FlitW)] &&
-          !head_flit[s + 1][meshsync_pkg::tail_bit(FlitW)]) begin
-        follow_d[s*PortW +: PortW] = head_out[s + 1];
-      end
-    end
+  for (genvar s = 0; s < 2; s++) begin : gen_follow_slot
+    assign follow[s] = follow_q[s*PortW +: PortW];
+    assign follow_d[s*PortW +: PortW] =
+        (pop_o[s + 1] && head_is_head[s + 1] && !head_is_tail[s + 1]) ? head_out[s + 1] : follow[s];
   end
 
   always_ff @(posedge clk_i) begin
@@ -444,7 +461,7 @@ module meshsync_input_port #(
     end
   end
 
-  assign tree_head_o = head_valid[4] && head_ready[4] && head_flit[4][meshsync_pkg::head_bit(FlitW)];
+  assign tree_head_o = head_valid[4] && head_ready[4] && head_is_head[4];
   assign tree_flit_o = head_flit[4];
   assign tree_out_o = head_out[4];
 
@@ -461,7 +478,7 @@ module meshsync_input_port #(
   logic unused_fresh;
   assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0], fresh[3], fresh_flit[3],
                          fresh_out[3], fresh[4], fresh_flit[4], fresh_out[4], fresh_msg, head_tag[4],
-                         head_cnt[4]};
+                         head_cnt[4], head_is_tail[0], head_is_tail[4:3]};
 
   // Input arbitration (contract step 4): the pointer moves when the chosen VC pops.
   meshsync_rr_arbiter #(

@@ -18,6 +18,9 @@ module meshsync_link #(
   output logic             busy_o
 );
 
+  // The Tp stages, newest in the low Width bits, shifted by concatenation. One packed
+  // register rather than an unpacked array of stages: its flip-flops keep the name stage_q
+  // (Yosys names an unpacked array's stage_q[s]; scripts/rtl-equiv pairs them by name).
   logic [Tp*Width-1:0] stage_q;
 
   logic [Tp*Width-1:0] stage_d;
