@@ -143,8 +143,10 @@ module meshsync_input_buffer #(
     end
   end
 
-  for (genvar e = 0; e < Depth; e++) begin : gen_cnt
-    assign cnt[e] = cnt_q[e*CntW +: CntW];
+  // A procedural loop, not a generate loop: Verilator refuses to unroll a generate loop of
+  // more than 1024 entries before the parameter check can name a too-deep buffer.
+  always_comb begin
+    for (int e = 0; e < Depth; e++) cnt[e] = cnt_q[e*CntW +: CntW];
   end
 
   // The countdowns run only while the buffer holds a flit or takes one: an empty buffer's
