@@ -67,35 +67,43 @@ module meshsync_barrier #(
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned GidW = meshsync_pkg::GidW;
+  localparam int unsigned RegW = (NumRegs > 1) ? $clog2(NumRegs) : 1;
+  // A word's and a half-word's index in a reduction lane (as the emitter and the lanes
+  // size them).
+  localparam int unsigned WordW = (ReduceWords > 1) ? $clog2(ReduceWords) : 1;
+  localparam int unsigned HalfW = WordW + 1;
 
+  // The children take the ports of the same name as they are (`.name`); the wires below
+  // join them. Their buses stay flat vectors, as the children's ports (Yosys 0.23 has no
+  // array ports).
   if (NumRegs > 0) begin : gen_barrier
+    // The register file's fields that only the unit and the emitter read, its writes, and
+    // the reduction state between it and the unit (flags_bu, arrived_bu: after the unit).
     logic [NumRegs-1:0] parent_valid, route, written;
-    logic [NumRegs-1:0] batch_due, batch_load, emitting;
-    logic batch_push, batch_push_release;
-    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] batch_push_reg;
     logic [NumRegs*CoordXW-1:0] parent_x;
     logic [NumRegs*CoordYW-1:0] parent_y;
     logic [NumRegs*meshsync_pkg::DataW-1:0] slot;
     logic [NumRegs*meshsync_pkg::NumSlots-1:0] flags_q, flags_bu;
     logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_bu;
-    logic unit_error, unit_idle, regfile_error, emitter_idle, emitter_error, cs_valid, cs_setup;
+    // The unit's CS update for the register file, and its batches for the emitter.
+    logic cs_valid, cs_setup;
     logic [GidW-1:0] cs_gid;
+    logic batch_push, batch_push_release;
+    logic [RegW-1:0] batch_push_reg;
+    logic [NumRegs-1:0] batch_due, batch_load, emitting;
+    logic unit_error, unit_idle, regfile_error, emitter_idle, emitter_error;
     // In-network reduction: the registers' epochs, the unit's half-word writes, the
     // emitter's fold and streams through the lanes.
-    localparam int unsigned LaneWords = (ReduceWords > 0) ? ReduceWords : 1;
-    localparam int unsigned WordW = (LaneWords > 1) ? $clog2(LaneWords) : 1;
-    localparam int unsigned HalfW = WordW + 1;
     logic [NumRegs-1:0] red;
     logic [NumRegs*meshsync_pkg::DescW-1:0] desc;
     logic [NumRegs*meshsync_pkg::NumSlots-1:0] operands;
     logic lane_valid, fold_valid, fold_wide;
-    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] lane_reg;
+    logic [RegW-1:0] lane_reg, lane_held;
     logic [2:0] lane_idx, rd_lane_a, rd_lane_b;
     logic [HalfW-1:0] lane_half;
     logic [15:0] lane_data;
     logic [WordW-1:0] rd_word, fold_word;
     logic [63:0] rd_a, rd_b, fold_data;
-    logic [((NumRegs > 1) ? $clog2(NumRegs) : 1)-1:0] lane_held;
     logic [NumPorts*HalfW-1:0] st_half;
     logic [NumPorts*16-1:0] st_data;
 
@@ -107,46 +115,46 @@ module meshsync_barrier #(
       .CntW         (CntW),
       .ReduceWords  (ReduceWords)
     ) u_unit (
-      .clk_i           (clk_i),
-      .rst_ni          (rst_ni),
-      .consume_i       (consume_i),
-      .cs_i            (cs_i),
-      .flit_i          (flit_i),
-      .vc_i            (vc_i),
-      .cnt_i           (cnt_i),
-      .take_o          (take_o),
-      .relabel_o       (relabel_o),
-      .cs_done_o       (cs_done_o),
-      .cs_valid_o      (cs_valid),
-      .cs_setup_o      (cs_setup),
-      .cs_gid_o        (cs_gid),
-      .valid_i         (reg_valid_o),
-      .member_i        (reg_member_o),
-      .transit_i       (reg_transit_o),
-      .parent_valid_i  (parent_valid),
-      .gid_i           (reg_gid_o),
-      .num_children_i  (reg_num_children_o),
-      .flags_i         (flags_q),
-      .arrived_i       (arrived_q),
-      .flags_o         (flags_bu),
-      .arrived_o       (arrived_bu),
-      .red_o           (red),
-      .desc_o          (desc),
-      .operands_o      (operands),
-      .lane_valid_o    (lane_valid),
-      .lane_reg_o      (lane_reg),
-      .lane_o          (lane_idx),
-      .lane_half_o     (lane_half),
-      .lane_data_o     (lane_data),
-      .batch_push_o    (batch_push),
-      .batch_push_reg_o (batch_push_reg),
+      .clk_i,
+      .rst_ni,
+      .consume_i,
+      .cs_i,
+      .flit_i,
+      .vc_i,
+      .cnt_i,
+      .take_o,
+      .relabel_o,
+      .cs_done_o,
+      .cs_valid_o           (cs_valid),
+      .cs_setup_o           (cs_setup),
+      .cs_gid_o             (cs_gid),
+      .valid_i              (reg_valid_o),
+      .member_i             (reg_member_o),
+      .transit_i            (reg_transit_o),
+      .parent_valid_i       (parent_valid),
+      .gid_i                (reg_gid_o),
+      .num_children_i       (reg_num_children_o),
+      .flags_i              (flags_q),
+      .arrived_i            (arrived_q),
+      .flags_o              (flags_bu),
+      .arrived_o            (arrived_bu),
+      .red_o                (red),
+      .desc_o               (desc),
+      .operands_o           (operands),
+      .lane_valid_o         (lane_valid),
+      .lane_reg_o           (lane_reg),
+      .lane_o               (lane_idx),
+      .lane_half_o          (lane_half),
+      .lane_data_o          (lane_data),
+      .batch_push_o         (batch_push),
+      .batch_push_reg_o     (batch_push_reg),
       .batch_push_release_o (batch_push_release),
-      .batch_due_o     (batch_due),
-      .batch_load_i    (batch_load),
-      .emitting_i      (emitting),
-      .written_i       (written),
-      .idle_o          (unit_idle),
-      .error_o         (unit_error)
+      .batch_due_o          (batch_due),
+      .batch_load_i         (batch_load),
+      .emitting_i           (emitting),
+      .written_i            (written),
+      .idle_o               (unit_idle),
+      .error_o              (unit_error)
     );
 
     meshsync_barrier_regfile #(
@@ -158,18 +166,18 @@ module meshsync_barrier #(
       .ArrivedW     (ArrivedW),
       .PathRefsW    (PathRefsW)
     ) u_regfile (
-      .clk_i             (clk_i),
-      .rst_ni            (rst_ni),
+      .clk_i,
+      .rst_ni,
       .flags_i           (flags_bu),
       .arrived_i         (arrived_bu),
       .cs_valid_i        (cs_valid),
       .cs_setup_i        (cs_setup),
       .cs_gid_i          (cs_gid),
       .reg_i             (reg_req_i),
-      .reg_child_x_i     (reg_child_x_i),
-      .reg_child_y_i     (reg_child_y_i),
-      .reg_child_route_i (reg_child_route_i),
-      .reg_ok_o          (reg_ok_o),
+      .reg_child_x_i,
+      .reg_child_y_i,
+      .reg_child_route_i,
+      .reg_ok_o,
       .written_o         (written),
       .valid_o           (reg_valid_o),
       .member_o          (reg_member_o),
@@ -198,10 +206,10 @@ module meshsync_barrier #(
       .NumChildrenW (NumChildrenW),
       .ReduceWords  (ReduceWords)
     ) u_emitter (
-      .clk_i           (clk_i),
-      .rst_ni          (rst_ni),
-      .here_x_i        (here_x_i),
-      .here_y_i        (here_y_i),
+      .clk_i,
+      .rst_ni,
+      .here_x_i,
+      .here_y_i,
       .push_i          (batch_push),
       .push_reg_i      (batch_push_reg),
       .push_release_i  (batch_push_release),
@@ -234,25 +242,27 @@ module meshsync_barrier #(
       .st_half_o       (st_half),
       .st_data_i       (st_data),
       .written_i       (written),
-      .credit_ok_i     (credit_ok_i),
-      .owner_free_i    (owner_free_i),
-      .owner_mine_i    (owner_mine_i),
-      .offer_o         (offer_o),
-      .offer_flit_o    (offer_flit_o),
-      .offer_vc_o      (offer_vc_o),
+      .credit_ok_i,
+      .owner_free_i,
+      .owner_mine_i,
+      .offer_o,
+      .offer_flit_o,
+      .offer_vc_o,
       .grant_i         (offer_gnt_i),
       .idle_o          (emitter_idle),
       .error_o         (emitter_error)
     );
 
     if (ReduceWords > 0) begin : gen_lanes
+      // The unit's one half-word write is the lanes' write port 0 (WritePorts = 1: the
+      // other ports' bits are zero and unused).
       meshsync_reduction_lanes #(
         .NumRegs     (NumRegs),
         .ReduceWords (ReduceWords)
       ) u_lanes (
-        .clk_i        (clk_i),
+        .clk_i,
         .hw_valid_i   (NumPorts'(lane_valid)),
-        .hw_reg_i     ((NumPorts*((NumRegs > 1) ? $clog2(NumRegs) : 1))'(lane_reg)),
+        .hw_reg_i     ((NumPorts*RegW)'(lane_reg)),
         .hw_lane_i    ((NumPorts*3)'(lane_idx)),
         .hw_half_i    ((NumPorts*HalfW)'(lane_half)),
         .hw_data_i    ((NumPorts*16)'(lane_data)),

@@ -129,40 +129,43 @@ module meshsync_barrier_emitter #(
   // A flit's position in a reduction message (up to 2 + 2 * ReduceWords flits).
   localparam int unsigned PosW = $clog2(2 * ReduceWords + 3);
 
-  function automatic logic [FlitW-1:0] make_sync(
-    input logic              last,
-    input logic              yx,
-    input logic [1:0]        stype,
-    input logic [GidW-1:0]   gid,
-    input logic [DataW-1:0]  data,
-    input logic [CoordW-1:0] dest_x,
-    input logic [CoordW-1:0] dest_y
-  );
-    logic [FlitW-1:0] fl;
-    fl = '0;
-    fl[meshsync_pkg::head_bit(FlitW)] = 1'b1;
-    fl[meshsync_pkg::tail_bit(FlitW)] = last;
-    fl[meshsync_pkg::sync_bit(FlitW)] = 1'b1;
-    fl[meshsync_pkg::RouteBit] = yx;
-    fl[meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW] = stype;
-    fl[meshsync_pkg::GidLsb +: GidW] = gid;
-    fl[meshsync_pkg::DataLsb +: DataW] = data;
-    fl[meshsync_pkg::DestYLsb +: CoordW] = dest_y;
-    fl[meshsync_pkg::DestXLsb +: CoordW] = dest_x;
-    make_sync = fl;
-  endfunction
+  // The ports by register and by output port.
+  logic [DescW-1:0] reg_desc [NumRegs];
+  logic [NumSlots-1:0] reg_ops [NumRegs];
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_reg_in
+    assign reg_desc[k] = desc_i[k*DescW +: DescW];
+    assign reg_ops[k] = operands_i[k*NumSlots +: NumSlots];
+  end
+  logic [NumVcs-1:0] credit_ok [NumPorts];   // by VC
+  logic [1:0] owner_free [NumPorts], owner_mine [NumPorts];  // by sync VC: 0 VC 1, 1 VC 2
+  logic [15:0] stream [NumPorts];             // the half-word st_half_o asked for
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_port_in
+    assign credit_ok[o] = credit_ok_i[o*NumVcs +: NumVcs];
+    assign owner_free[o] = owner_free_i[o*2 +: 2];
+    assign owner_mine[o] = owner_mine_i[o*2 +: 2];
+    assign stream[o] = st_data_i[o*16 +: 16];
+  end
 
   // ---------------------------------------------------------------------------------------
   // FIFO of created batches
   // ---------------------------------------------------------------------------------------
-  logic [NumRegs*RegW-1:0] fifo_reg_q, fifo_reg_d;
+  // The flip-flops of several entries or slots (fifo_reg_q, slot_q, pos_q) stay flat
+  // vectors, element i at i*W +: W: Yosys 0.23 names an unpacked array's flip-flops
+  // slot_q[0], slot_q[1], ..., and scripts/rtl-equiv pairs registers by name. The logic
+  // reads them by element through views and computes each next state as an unpacked
+  // array, packed at the edge.
+  logic [NumRegs*RegW-1:0] fifo_reg_q;
+  logic [RegW-1:0] fifo_reg [NumRegs], fifo_reg_d [NumRegs];
   logic [NumRegs-1:0] fifo_rel_q, fifo_rel_d, fifo_live_q, fifo_live_d;
   logic [RegW-1:0] head_q, head_d, tail_q, tail_d;
   logic [CntW-1:0] count_q, count_d;
   logic [RegW-1:0] head_reg;
   logic head_rel, head_live, pop, load, full;
 
-  assign head_reg = fifo_reg_q[head_q*RegW +: RegW];
+  for (genvar i = 0; i < NumRegs; i++) begin : gen_fifo_q
+    assign fifo_reg[i] = fifo_reg_q[i*RegW +: RegW];
+  end
+  assign head_reg = fifo_reg[head_q];
   assign head_rel = fifo_rel_q[head_q];
   assign head_live = fifo_live_q[head_q];
   assign full = count_q == CntW'(NumRegs);
@@ -193,8 +196,8 @@ module meshsync_barrier_emitter #(
 
   logic [DescW-1:0] head_desc;
   logic [NumSlots-1:0] head_ops;
-  assign head_desc = desc_i[head_reg*DescW +: DescW];
-  assign head_ops = operands_i[head_reg*NumSlots +: NumSlots];
+  assign head_desc = reg_desc[head_reg];
+  assign head_ops = reg_ops[head_reg];
 
   always_comb begin
     active_m = active_q;
@@ -289,7 +292,7 @@ module meshsync_barrier_emitter #(
       if (last_op) begin
         // The element is in lane 4: the next one starts from all the operands.
         elem_d = elem_m + 1'b1;
-        rem_d = operands_i[idx_m*NumSlots +: NumSlots];
+        rem_d = reg_ops[idx_m];
         first_d = 1'b1;
         fold_n = elem_d != desc_m[21:6];
       end
@@ -349,9 +352,15 @@ module meshsync_barrier_emitter #(
   logic [DataW-1:0] st_data;
   logic [PortW-1:0] st_port;
   logic [NumPorts-1:0] slot_v_q, slot_v_d;
-  logic [NumPorts*SlotW-1:0] slot_q, slot_d;
+  logic [NumPorts*SlotW-1:0] slot_q;
+  logic [SlotW-1:0] slot [NumPorts], slot_d [NumPorts];
   // Per slot, the position of the flit it offers (0: the head).
-  logic [NumPorts*PosW-1:0] pos_q, pos_d;
+  logic [NumPorts*PosW-1:0] pos_q;
+  logic [PosW-1:0] pos [NumPorts], pos_d [NumPorts];
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_slot_q
+    assign slot[o] = slot_q[o*SlotW +: SlotW];
+    assign pos[o] = pos_q[o*PosW +: PosW];
+  end
 
   assign here_x = CoordW'(here_x_i);
   assign here_y = CoordW'(here_y_i);
@@ -423,40 +432,64 @@ module meshsync_barrier_emitter #(
   logic [DataW-1:0] sd;
   logic srel, syx, svec, stail;
   logic [PosW-1:0] spos;
+  logic [VcW-1:0] svc;
+  // Per port the flit offered, its VC, and whether it is its message's tail. The flit is
+  // built in a struct at module level, not by a function: Yosys 0.23 takes no struct as a
+  // function's argument or result, and sizes none declared in a generate block.
+  meshsync_pkg::flit_t flit;
+  logic [FlitW-1:0] offer_flit [NumPorts];
+  logic [VcW-1:0] offer_vc [NumPorts];
+  logic [NumPorts-1:0] offer_tail;
   always_comb begin
     offer_o = '0;
-    offer_flit_o = '0;
-    offer_vc_o = '0;
+    offer_tail = '0;
     {sx, sy, sg, sd, srel, syx, svec} = '0;
     spos = '0;
+    svc = '0;
     stail = 1'b0;
+    flit = '0;
     for (int o = 0; o < NumPorts; o++) begin
-      {sx, sy, sg, sd, srel, syx, svec} = slot_q[o*SlotW +: SlotW];
-      spos = pos_q[o*PosW +: PosW];
+      {sx, sy, sg, sd, srel, syx, svec} = slot[o];
+      spos = pos[o];
       stail = !svec || (19'(spos) + 19'd1 == flits);
+      svc = syx ? meshsync_pkg::VcSyncYx : meshsync_pkg::VcSyncXy;
       // The Local slot holding a release is the local release: it waits for the children.
       // A head needs its VC free, the flits after it the VC their head took.
-      if (slot_v_q[o] && due && credit_ok_i[o*NumVcs + (syx ? 2 : 1)] &&
-          ((spos == '0) ? owner_free_i[o*2 + (syx ? 1 : 0)] : owner_mine_i[o*2 + (syx ? 1 : 0)]) &&
+      if (slot_v_q[o] && due && credit_ok[o][svc] &&
+          ((spos == '0) ? owner_free[o][syx] : owner_mine[o][syx]) &&
           !((o == 0) && srel && child_slots)) begin
         offer_o[o] = 1'b1;
       end
-      offer_vc_o[o*VcW +: VcW] = syx ? meshsync_pkg::VcSyncYx : meshsync_pkg::VcSyncXy;
+      offer_vc[o] = svc;
+      flit = '0;
       if (spos == '0) begin
-        offer_flit_o[o*FlitW +: FlitW] =
-            make_sync(!svec, syx, srel ? meshsync_pkg::SyncRelease : meshsync_pkg::SyncArrive,
-                      sg, sd, CoordW'(sx), CoordW'(sy));
+        // The head: a sync message, an arrival or a release, with a vector behind it or
+        // alone.
+        flit.head = 1'b1;
+        flit.tail = !svec;
+        flit.f.hdr.sync = 1'b1;
+        flit.f.hdr.route = syx;
+        flit.f.hdr.view.sync.msg = srel ? meshsync_pkg::SyncRelease : meshsync_pkg::SyncArrive;
+        flit.f.hdr.view.sync.gid = sg;
+        flit.f.hdr.view.sync.data = sd;
+        flit.f.hdr.dest_y = CoordW'(sy);
+        flit.f.hdr.dest_x = CoordW'(sx);
       end else begin
-        offer_flit_o[o*FlitW + meshsync_pkg::tail_bit(FlitW)] = stail;
-        offer_flit_o[o*FlitW +: 16] = st_data_i[o*16 +: 16];
-        if (spos == PosW'(1)) offer_flit_o[o*FlitW +: DescW] = desc_q;
+        flit.tail = stail;
+        flit.f.payload[15:0] = stream[o];
+        if (spos == PosW'(1)) flit.f.payload[DescW-1:0] = desc_q;
       end
+      offer_flit[o] = flit;
+      offer_tail[o] = flit.tail;
     end
   end
 
-  // Each slot reads the half-word it streams: flit 2 + h carries half-word h of lane 4.
-  for (genvar o = 0; o < NumPorts; o++) begin : gen_stream
-    assign st_half_o[o*HalfW +: HalfW] = HalfW'(pos_q[o*PosW +: PosW] - PosW'(2));
+  // The offers, packed for the ports; and each slot reads the half-word it streams: flit
+  // 2 + h carries half-word h of lane 4.
+  for (genvar o = 0; o < NumPorts; o++) begin : gen_port_out
+    assign offer_flit_o[o*FlitW +: FlitW] = offer_flit[o];
+    assign offer_vc_o[o*VcW +: VcW] = offer_vc[o];
+    assign st_half_o[o*HalfW +: HalfW] = HalfW'(pos[o] - PosW'(2));
   end
 
   // ---------------------------------------------------------------------------------------
@@ -465,24 +498,26 @@ module meshsync_barrier_emitter #(
   logic [NumPorts-1:0] streaming;
   always_comb begin
     slot_v_d = slot_v_q;
-    slot_d = slot_q;
-    pos_d = pos_q;
+    for (int o = 0; o < NumPorts; o++) begin
+      slot_d[o] = slot[o];
+      pos_d[o] = pos[o];
+    end
     sp_d = sp_m;
     done_d = done_m;
     fold_d = fold_n;
     // A granted tail empties its slot; any other flit moves its slot on.
     for (int o = 0; o < NumPorts; o++) begin
       if (offer_o[o] && grant_i[o]) begin
-        if (offer_flit_o[o*FlitW + meshsync_pkg::tail_bit(FlitW)]) slot_v_d[o] = 1'b0;
-        else pos_d[o*PosW +: PosW] = pos_q[o*PosW +: PosW] + 1'b1;
+        if (offer_tail[o]) slot_v_d[o] = 1'b0;
+        else pos_d[o] = pos[o] + 1'b1;
       end
     end
     if (stage) begin
       for (int o = 0; o < NumPorts; o++) begin
         if (st_port == PortW'(o)) begin
           slot_v_d[o] = 1'b1;
-          slot_d[o*SlotW +: SlotW] = {st_x, st_y, rd_gid, st_data, st_rel, st_yx, st_vec};
-          pos_d[o*PosW +: PosW] = '0;
+          slot_d[o] = {st_x, st_y, rd_gid, st_data, st_rel, st_yx, st_vec};
+          pos_d[o] = '0;
         end
       end
       if (child_left) sp_d = sp_m + 1'b1;
@@ -491,7 +526,7 @@ module meshsync_barrier_emitter #(
     // A software write to the register: a message whose head has left runs to its tail
     // (its VC and the receiver's context are freed), nothing else of the batch is sent.
     for (int o = 0; o < NumPorts; o++) begin
-      streaming[o] = slot_v_d[o] && (pos_d[o*PosW +: PosW] != '0);
+      streaming[o] = slot_v_d[o] && (pos_d[o] != '0);
     end
     if (written_i[idx_m]) begin
       slot_v_d = streaming;
@@ -504,14 +539,14 @@ module meshsync_barrier_emitter #(
 
   // FIFO next state.
   always_comb begin
-    fifo_reg_d = fifo_reg_q;
     fifo_rel_d = fifo_rel_q;
     head_d = head_q;
     tail_d = tail_q;
     count_d = count_q;
     error_o = fold_m && alu_error;
     for (int i = 0; i < NumRegs; i++) begin
-      fifo_live_d[i] = fifo_live_q[i] && !written_i[fifo_reg_q[i*RegW +: RegW]];
+      fifo_reg_d[i] = fifo_reg[i];
+      fifo_live_d[i] = fifo_live_q[i] && !written_i[fifo_reg[i]];
     end
     if (pop) begin
       head_d = (head_q == RegW'(NumRegs - 1)) ? '0 : head_q + 1'b1;
@@ -523,7 +558,7 @@ module meshsync_barrier_emitter #(
       end else begin
         for (int i = 0; i < NumRegs; i++) begin
           if (tail_q == RegW'(i)) begin
-            fifo_reg_d[i*RegW +: RegW] = push_reg_i;
+            fifo_reg_d[i] = push_reg_i;
             fifo_rel_d[i] = push_release_i;
             fifo_live_d[i] = !written_i[push_reg_i];
           end
@@ -564,8 +599,10 @@ module meshsync_barrier_emitter #(
       sp_q <= sp_d;
       done_q <= done_d;
       slot_v_q <= slot_v_d;
-      slot_q <= slot_d;
-      pos_q <= pos_d;
+      for (int o = 0; o < NumPorts; o++) begin
+        slot_q[o*SlotW +: SlotW] <= slot_d[o];
+        pos_q[o*PosW +: PosW] <= pos_d[o];
+      end
       vec_q <= vec_m;
       desc_q <= desc_m;
       fold_q <= fold_d;
@@ -573,7 +610,9 @@ module meshsync_barrier_emitter #(
       rem_q <= rem_d;
       first_q <= first_d;
       acc_q <= acc_d;
-      fifo_reg_q <= fifo_reg_d;
+      for (int i = 0; i < NumRegs; i++) begin
+        fifo_reg_q[i*RegW +: RegW] <= fifo_reg_d[i];
+      end
       fifo_rel_q <= fifo_rel_d;
       fifo_live_q <= fifo_live_d;
       head_q <= head_d;

@@ -63,21 +63,39 @@ module meshsync_barrier_regfile #(
 
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
+  localparam int unsigned DataW = meshsync_pkg::DataW;
 
+  // The flip-flops. The multi-entry ones stay flat vectors, entry k at k*W +: W (the
+  // ports' order): Yosys 0.23 names an unpacked array's flip-flops gid_q[0], gid_q[1], ...,
+  // and scripts/rtl-equiv pairs registers by name. The logic reads them by entry through
+  // the views below and computes each next state as an unpacked array, packed at the edge.
   logic [NumRegs-1:0] valid_q, valid_d, member_q, member_d, transit_q, transit_d;
-  logic [NumRegs*GidW-1:0] gid_q, gid_d;
-  logic [NumRegs*PathRefsW-1:0] refs_q, refs_d;
-  logic [NumRegs*NumSlots-1:0] flags_q, flags_d;
-  logic [NumRegs*ArrivedW-1:0] arrived_q, arrived_d;
+  logic [NumRegs*GidW-1:0] gid_q;
+  logic [NumRegs*PathRefsW-1:0] refs_q;
+  logic [NumRegs*NumSlots-1:0] flags_q;
+  logic [NumRegs*ArrivedW-1:0] arrived_q;
   logic [NumRegs-1:0] program_en;
   logic [NumRegs-1:0] parent_valid_q, route_q;
   logic [NumRegs*CoordXW-1:0] parent_x_q;
   logic [NumRegs*CoordYW-1:0] parent_y_q;
-  logic [NumRegs*meshsync_pkg::DataW-1:0] slot_q;
+  logic [NumRegs*DataW-1:0] slot_q;
   logic [NumRegs*NumChildrenW-1:0] num_children_q;
   logic [NumRegs*MaxChildren*CoordXW-1:0] child_x_q;
   logic [NumRegs*MaxChildren*CoordYW-1:0] child_y_q;
   logic [NumRegs*MaxChildren-1:0] child_route_q;
+
+  // By entry: the state (gid, refs), the unit's reduction state (flags_i, arrived_i), and
+  // the next state.
+  logic [GidW-1:0] gid [NumRegs], gid_d [NumRegs];
+  logic [PathRefsW-1:0] refs [NumRegs], refs_d [NumRegs];
+  logic [NumSlots-1:0] flags_bu [NumRegs], flags_d [NumRegs];
+  logic [ArrivedW-1:0] arrived_bu [NumRegs], arrived_d [NumRegs];
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_entry
+    assign gid[k] = gid_q[k*GidW +: GidW];
+    assign refs[k] = refs_q[k*PathRefsW +: PathRefsW];
+    assign flags_bu[k] = flags_i[k*NumSlots +: NumSlots];
+    assign arrived_bu[k] = arrived_i[k*ArrivedW +: ArrivedW];
+  end
 
   // The entry that `hit` found among the valid ones, else the lowest free entry (one-hot,
   // zero if none): the model's find_or_allocate.
@@ -100,8 +118,10 @@ module meshsync_barrier_regfile #(
   // ---------------------------------------------------------------------------------------
   logic [NumRegs-1:0] cs_hit, cs_alloc;
   logic [NumRegs-1:0] valid_cs, member_cs, transit_cs;
-  logic [NumRegs*GidW-1:0] gid_cs;
-  logic [NumRegs*PathRefsW-1:0] refs_cs;
+  logic [GidW-1:0] gid_cs [NumRegs];
+  logic [PathRefsW-1:0] refs_cs [NumRegs];
+  // gid_cs packed for the software port's CAM.
+  logic [NumRegs*GidW-1:0] gid_cs_flat;
   // A setup would overflow entry k's path count.
   logic [NumRegs-1:0] refs_overflow;
 
@@ -119,10 +139,10 @@ module meshsync_barrier_regfile #(
     valid_cs = valid_q;
     member_cs = member_q;
     transit_cs = transit_q;
-    gid_cs = gid_q;
-    refs_cs = refs_q;
     refs_overflow = '0;
     for (int k = 0; k < NumRegs; k++) begin
+      gid_cs[k] = gid[k];
+      refs_cs[k] = refs[k];
       if (cs_valid_i && cs_setup_i && cs_alloc[k]) begin
         // open_transit: a free entry becomes a nonmember CS entry of this GID.
         // (Its flags and count are already clear: only members count arrivals, and
@@ -130,26 +150,30 @@ module meshsync_barrier_regfile #(
         if (!valid_q[k]) begin
           valid_cs[k] = 1'b1;
           member_cs[k] = 1'b0;
-          gid_cs[k*GidW +: GidW] = cs_gid_i;
+          gid_cs[k] = cs_gid_i;
         end
         transit_cs[k] = 1'b1;
-        if (&refs_q[k*PathRefsW +: PathRefsW]) begin
+        if (&refs[k]) begin
           refs_overflow[k] = 1'b1;
         end else begin
-          refs_cs[k*PathRefsW +: PathRefsW] = refs_q[k*PathRefsW +: PathRefsW] + 1'b1;
+          refs_cs[k] = refs[k] + 1'b1;
         end
       end
       if (cs_valid_i && !cs_setup_i && cs_hit[k]) begin
         // close_transit: the last path gone frees a nonmember entry.
-        if (refs_q[k*PathRefsW +: PathRefsW] != '0) begin
-          refs_cs[k*PathRefsW +: PathRefsW] = refs_q[k*PathRefsW +: PathRefsW] - 1'b1;
+        if (refs[k] != '0) begin
+          refs_cs[k] = refs[k] - 1'b1;
         end
-        if ((refs_q[k*PathRefsW +: PathRefsW] <= PathRefsW'(1)) && !member_q[k]) begin
+        if ((refs[k] <= PathRefsW'(1)) && !member_q[k]) begin
           valid_cs[k] = 1'b0;
           transit_cs[k] = 1'b0;
         end
       end
     end
+  end
+
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_cs_flat
+    assign gid_cs_flat[k*GidW +: GidW] = gid_cs[k];
   end
 
   // ---------------------------------------------------------------------------------------
@@ -162,7 +186,7 @@ module meshsync_barrier_regfile #(
     .NumRegs (NumRegs)
   ) u_sw_cam (
     .valid_i (valid_cs),
-    .gid_i   (gid_cs),
+    .gid_i   (gid_cs_flat),
     .key_i   (reg_i.gid),
     .hit_o   (sw_hit)
   );
@@ -174,10 +198,12 @@ module meshsync_barrier_regfile #(
     valid_d = valid_cs;
     member_d = member_cs;
     transit_d = transit_cs;
-    gid_d = gid_cs;
-    refs_d = refs_cs;
-    flags_d = flags_i;
-    arrived_d = arrived_i;
+    for (int k = 0; k < NumRegs; k++) begin
+      gid_d[k] = gid_cs[k];
+      refs_d[k] = refs_cs[k];
+      flags_d[k] = flags_bu[k];
+      arrived_d[k] = arrived_bu[k];
+    end
     reg_ok_o = 1'b0;
     program_en = '0;
     written_o = '0;
@@ -195,9 +221,9 @@ module meshsync_barrier_regfile #(
             written_o[k] = 1'b1;
             // unprogram: the entry stays valid while CS paths still cross it.
             member_d[k] = 1'b0;
-            flags_d[k*NumSlots +: NumSlots] = '0;
-            arrived_d[k*ArrivedW +: ArrivedW] = '0;
-            if (refs_cs[k*PathRefsW +: PathRefsW] == '0) begin
+            flags_d[k] = '0;
+            arrived_d[k] = '0;
+            if (refs_cs[k] == '0) begin
               valid_d[k] = 1'b0;
               transit_d[k] = 1'b0;
             end
@@ -213,9 +239,9 @@ module meshsync_barrier_regfile #(
         valid_d[k] = 1'b1;
         member_d[k] = 1'b1;
         transit_d[k] = reg_i.transit;
-        gid_d[k*GidW +: GidW] = reg_i.gid;
-        flags_d[k*NumSlots +: NumSlots] = '0;
-        arrived_d[k*ArrivedW +: ArrivedW] = '0;
+        gid_d[k] = reg_i.gid;
+        flags_d[k] = '0;
+        arrived_d[k] = '0;
       end
     end
   end
@@ -233,15 +259,18 @@ module meshsync_barrier_regfile #(
       valid_q <= valid_d;
       member_q <= member_d;
       transit_q <= transit_d;
-      gid_q <= gid_d;
-      refs_q <= refs_d;
-      flags_q <= flags_d;
-      arrived_q <= arrived_d;
+      for (int k = 0; k < NumRegs; k++) begin
+        gid_q[k*GidW +: GidW] <= gid_d[k];
+        refs_q[k*PathRefsW +: PathRefsW] <= refs_d[k];
+        flags_q[k*NumSlots +: NumSlots] <= flags_d[k];
+        arrived_q[k*ArrivedW +: ArrivedW] <= arrived_d[k];
+      end
     end
   end
 
-  // What software wrote. Only read while the entry is a member (and copied into the
-  // outbox when a message is created), so it needs no reset and is not cleared on free.
+  // What software wrote, straight into entry k's place in the flat flip-flops (the output
+  // ports). Only read while the entry is a member (and copied into the outbox when a
+  // message is created), so it needs no reset and is not cleared on free.
   for (genvar k = 0; k < NumRegs; k++) begin : gen_fields
     always_ff @(posedge clk_i) begin
       if (program_en[k]) begin
@@ -249,7 +278,7 @@ module meshsync_barrier_regfile #(
         parent_x_q[k*CoordXW +: CoordXW] <= CoordXW'(reg_i.parent_x);
         parent_y_q[k*CoordYW +: CoordYW] <= CoordYW'(reg_i.parent_y);
         route_q[k] <= reg_i.route;
-        slot_q[k*meshsync_pkg::DataW +: meshsync_pkg::DataW] <= reg_i.slot;
+        slot_q[k*DataW +: DataW] <= reg_i.slot;
         // Programmed only when the count fits (<= MaxChildren): no bit is lost.
         num_children_q[k*NumChildrenW +: NumChildrenW] <= NumChildrenW'(reg_i.num_children);
         child_x_q[k*MaxChildren*CoordXW +: MaxChildren*CoordXW] <= reg_child_x_i;
@@ -287,7 +316,7 @@ module meshsync_barrier_regfile #(
     if (rst_ni) begin
       for (int a = 0; a < NumRegs; a++) begin
         for (int b = a + 1; b < NumRegs; b++) begin
-          UniqueGid_A: assert (!(valid_q[a] && valid_q[b] && gid_q[a*GidW +: GidW] == gid_q[b*GidW +: GidW]))
+          UniqueGid_A: assert (!(valid_q[a] && valid_q[b] && gid[a] == gid[b]))
             else $error("registers %0d and %0d hold one GID", a, b);
         end
       end

@@ -129,7 +129,17 @@ module meshsync_barrier_unit #(
     .gnt_idx_o   (sel)
   );
 
-  logic [FlitW-1:0] msg;
+  // The inputs' front flits, VCs and remaining delays, by input.
+  logic [FlitW-1:0] flit [NumPorts];
+  logic [VcW-1:0] vc [NumPorts];
+  logic [CntW-1:0] cnt [NumPorts];
+  for (genvar p = 0; p < NumPorts; p++) begin : gen_port
+    assign flit[p] = flit_i[p*FlitW +: FlitW];
+    assign vc[p] = vc_i[p*VcW +: VcW];
+    assign cnt[p] = cnt_i[p*CntW +: CntW];
+  end
+
+  meshsync_pkg::flit_t msg;
   logic [CntW-1:0] msg_cnt;
   logic [1:0] msg_type;
   logic [GidW-1:0] msg_gid;
@@ -138,13 +148,13 @@ module meshsync_barrier_unit #(
   logic [NumRegs-1:0] hit;
   logic [$clog2(NumCtx)-1:0] ctx_idx;
 
-  assign msg = flit_i[sel*FlitW +: FlitW];
-  assign msg_cnt = cnt_i[sel*CntW +: CntW];
-  assign msg_type = msg[meshsync_pkg::TypeLsb +: meshsync_pkg::TypeW];
-  assign msg_gid = msg[meshsync_pkg::GidLsb +: GidW];
-  assign msg_slot = msg[meshsync_pkg::DataLsb +: DataW];
-  assign head = msg[meshsync_pkg::head_bit(FlitW)];
-  assign tail = msg[meshsync_pkg::tail_bit(FlitW)];
+  assign msg = flit[sel];
+  assign msg_cnt = cnt[sel];
+  assign msg_type = msg.f.hdr.view.sync.msg;
+  assign msg_gid = msg.f.hdr.view.sync.gid;
+  assign msg_slot = msg.f.hdr.view.sync.data;
+  assign head = msg.head;
+  assign tail = msg.tail;
   assign control = msg_type[1];
   assign cs = cs_i[sel];
   // A head with tail = 0 heads a reduction message: a vector follows.
@@ -156,7 +166,7 @@ module meshsync_barrier_unit #(
   assign cs_setup_o = msg_type == meshsync_pkg::SyncSetup;
   assign cs_gid_o = msg_gid;
   // The context of the flit's input and sync VC.
-  assign ctx_idx = $clog2(NumCtx)'({sel, vc_i[sel*VcW +: VcW] == meshsync_pkg::VcSyncYx});
+  assign ctx_idx = $clog2(NumCtx)'({sel, vc[sel] == meshsync_pkg::VcSyncYx});
 
   // The member register of the message's group.
   meshsync_group_cam #(
@@ -189,18 +199,50 @@ module meshsync_barrier_unit #(
   // Per register: the epoch's kind (set by its first arrival head), and its descriptor
   // (latched by its first descriptor; the value stays after completion for the fold and
   // the release).
+  // The flip-flops of several registers or contexts stay flat vectors, element i at
+  // i*W +: W (desc_q and operands_q are output ports as they are): Yosys 0.23 names an
+  // unpacked array's flip-flops desc_q[0], desc_q[1], ..., and scripts/rtl-equiv pairs
+  // registers by name. The logic reads them by element through the views below and
+  // computes each next state as an unpacked array, packed at the edge.
   logic [NumRegs-1:0] kind_set_q, kind_set_d, red_q, red_d, desc_set_q, desc_set_d;
-  logic [NumRegs*DescW-1:0] desc_q, desc_d;
-  logic [NumRegs*NumSlots-1:0] operands_q, operands_d;
+  logic [NumRegs*DescW-1:0] desc_q;
+  logic [NumRegs*NumSlots-1:0] operands_q;
+  logic [DescW-1:0] desc [NumRegs], desc_d [NumRegs];
+  logic [NumSlots-1:0] operands [NumRegs], operands_d [NumRegs];
   // Per context: a message is open, still of its register's epoch (no software write
   // since its head), its register, a release (lane 4) or the child slot of an arrival
   // (its lane), the position of its next flit, its length once the descriptor is in, and
   // the countdown of its head's delay.
   logic [NumCtx-1:0] c_open_q, c_open_d, c_live_q, c_live_d, c_rel_q, c_rel_d;
-  logic [NumCtx*RegW-1:0] c_reg_q, c_reg_d;
-  logic [NumCtx*3-1:0] c_slot_q, c_slot_d;
-  logic [NumCtx*PosW-1:0] c_pos_q, c_pos_d, c_len_q, c_len_d;
-  logic [NumCtx*CntW-1:0] c_cnt_q, c_cnt_d;
+  logic [NumCtx*RegW-1:0] c_reg_q;
+  logic [NumCtx*3-1:0] c_slot_q;
+  logic [NumCtx*PosW-1:0] c_pos_q, c_len_q;
+  logic [NumCtx*CntW-1:0] c_cnt_q;
+  logic [RegW-1:0] c_reg [NumCtx], c_reg_d [NumCtx];
+  logic [2:0] c_slot [NumCtx], c_slot_d [NumCtx];
+  logic [PosW-1:0] c_pos [NumCtx], c_pos_d [NumCtx], c_len [NumCtx], c_len_d [NumCtx];
+  logic [CntW-1:0] c_cnt [NumCtx], c_cnt_d [NumCtx];
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_reg_q
+    assign desc[k] = desc_q[k*DescW +: DescW];
+    assign operands[k] = operands_q[k*NumSlots +: NumSlots];
+  end
+  for (genvar x = 0; x < NumCtx; x++) begin : gen_ctx_q
+    assign c_reg[x] = c_reg_q[x*RegW +: RegW];
+    assign c_slot[x] = c_slot_q[x*3 +: 3];
+    assign c_pos[x] = c_pos_q[x*PosW +: PosW];
+    assign c_len[x] = c_len_q[x*PosW +: PosW];
+    assign c_cnt[x] = c_cnt_q[x*CntW +: CntW];
+  end
+
+  // The register file's state by register.
+  logic [NumChildrenW-1:0] num_children [NumRegs];
+  logic [NumSlots-1:0] flags_now [NumRegs];
+  logic [ArrivedW-1:0] arrived_now [NumRegs];
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_reg_in
+    assign num_children[k] = num_children_i[k*NumChildrenW +: NumChildrenW];
+    assign flags_now[k] = flags_i[k*NumSlots +: NumSlots];
+    assign arrived_now[k] = arrived_i[k*ArrivedW +: ArrivedW];
+  end
 
   // The register a one-hot vector names (the CAM's hit, the batch created).
   function automatic logic [RegW-1:0] index_of(input logic [NumRegs-1:0] onehot);
@@ -223,13 +265,14 @@ module meshsync_barrier_unit #(
   assign cx_open = c_open_q[ctx_idx];
   assign cx_live = c_live_q[ctx_idx];
   assign cx_rel = c_rel_q[ctx_idx];
-  assign cx_reg = c_reg_q[ctx_idx*RegW +: RegW];
-  assign cx_slot = c_slot_q[ctx_idx*3 +: 3];
-  assign cx_pos = c_pos_q[ctx_idx*PosW +: PosW];
-  assign cx_len = c_len_q[ctx_idx*PosW +: PosW];
-  assign cx_cnt = c_cnt_q[ctx_idx*CntW +: CntW];
+  assign cx_reg = c_reg[ctx_idx];
+  assign cx_slot = c_slot[ctx_idx];
+  assign cx_pos = c_pos[ctx_idx];
+  assign cx_len = c_len[ctx_idx];
+  assign cx_cnt = c_cnt[ctx_idx];
 
-  // The descriptor a body flit at position 1 carries, and what it says.
+  // The descriptor a body flit at position 1 carries (its payload's bits 21:0), and what
+  // it says.
   logic [DescW-1:0] dsc, reg_desc;
   logic [2:0] dsc_op;
   logic [1:0] dsc_type;
@@ -237,18 +280,18 @@ module meshsync_barrier_unit #(
   logic [17:0] dsc_words;
   logic [PosW-1:0] dsc_len;
   logic dsc_bad, dsc_long, is_desc, is_half, body_live;
-  assign dsc = msg[DescW-1:0];
+  assign dsc = msg.f.payload[DescW-1:0];
   assign dsc_op = dsc[2:0];
   assign dsc_type = dsc[4:3];
   assign dsc_count = dsc[21:6];
   assign dsc_words = (dsc_type == meshsync_pkg::ReduceInt64) ? {1'b0, dsc_count, 1'b0} : {2'b0, dsc_count};
   // Names no operation of its type, or sets bits above the count.
   assign dsc_bad = (dsc_op > 3'(meshsync_pkg::ReduceXor)) || (dsc_type > 2'(meshsync_pkg::ReduceFloat32)) ||
-                   (msg[29:DescW] != '0) ||
+                   (msg.f.payload[29:DescW] != '0) ||
                    ((dsc_type == meshsync_pkg::ReduceFloat32) && (dsc_op > 3'(meshsync_pkg::ReduceMax)));
   assign dsc_long = dsc_words > 18'(ReduceWords);
   assign dsc_len = PosW'(2 + 2 * dsc_words);
-  assign reg_desc = desc_q[cx_reg*DescW +: DescW];
+  assign reg_desc = desc[cx_reg];
   assign body_live = body && cx_open && cx_live;
   assign is_desc = body_live && (cx_pos == PosW'(1));
   assign is_half = body_live && (cx_pos != PosW'(1));
@@ -260,7 +303,7 @@ module meshsync_barrier_unit #(
   assign lane_reg_o = cx_reg;
   assign lane_o = cx_rel ? 3'(meshsync_pkg::SlotLocal) : cx_slot;
   assign lane_half_o = HalfW'(cx_pos - PosW'(2));
-  assign lane_data_o = msg[15:0];
+  assign lane_data_o = msg.f.payload[15:0];
 
   // Errors of a reduction message (each is the model's violation in the same cycle).
   logic no_head_error, desc_error, frame_error, head_error;
@@ -281,13 +324,13 @@ module meshsync_barrier_unit #(
         if (Reduce && is_arrive && kind_set_q[k] && (red_q[k] != vector)) head_error = 1'b1;
         // An allreduce's result comes down with the release (not at the root, whose NI
         // relays nothing: the result is in its lane 4 already).
-        if (is_release && (vector != (parent_valid_i[k] && red_q[k] && desc_q[k*DescW + 5]))) head_error = 1'b1;
+        if (is_release && (vector != (parent_valid_i[k] && red_q[k] && desc[k][5]))) head_error = 1'b1;
         if (vector) begin
           if (transit_i[k] || !Reduce) head_error = 1'b1;
           // An arrival names a lane, once an epoch.
           if (is_arrive && (msg_slot > meshsync_pkg::SlotLocal)) head_error = 1'b1;
           for (int s = 0; s < NumSlots; s++) begin
-            if (is_arrive && (msg_slot == DataW'(s)) && flags_i[k*NumSlots + s]) head_error = 1'b1;
+            if (is_arrive && (msg_slot == DataW'(s)) && flags_now[k][s]) head_error = 1'b1;
           end
         end
       end
@@ -321,33 +364,33 @@ module meshsync_barrier_unit #(
     c_open_d = c_open_q;
     c_live_d = c_live_q;
     c_rel_d = c_rel_q;
-    c_reg_d = c_reg_q;
-    c_slot_d = c_slot_q;
-    c_pos_d = c_pos_q;
-    c_len_d = c_len_q;
-    // Each open message's head delay runs down.
     for (int x = 0; x < NumCtx; x++) begin
-      c_cnt_d[x*CntW +: CntW] = (c_cnt_q[x*CntW +: CntW] == '0) ? '0 : c_cnt_q[x*CntW +: CntW] - 1'b1;
+      c_reg_d[x] = c_reg[x];
+      c_slot_d[x] = c_slot[x];
+      c_pos_d[x] = c_pos[x];
+      c_len_d[x] = c_len[x];
+      // Each open message's head delay runs down.
+      c_cnt_d[x] = (c_cnt[x] == '0) ? '0 : c_cnt[x] - 1'b1;
     end
     // A head of a member register with a vector behind it opens its context.
     if (Reduce && (is_arrive || is_release) && vector && (|hit)) begin
       c_open_d[ctx_idx] = 1'b1;
       c_live_d[ctx_idx] = 1'b1;
       c_rel_d[ctx_idx] = is_release;
-      c_reg_d[ctx_idx*RegW +: RegW] = hit_idx;
-      c_slot_d[ctx_idx*3 +: 3] = msg_slot[2:0];
-      c_pos_d[ctx_idx*PosW +: PosW] = PosW'(1);
-      c_cnt_d[ctx_idx*CntW +: CntW] = (msg_cnt == '0) ? '0 : msg_cnt - 1'b1;
+      c_reg_d[ctx_idx] = hit_idx;
+      c_slot_d[ctx_idx] = msg_slot[2:0];
+      c_pos_d[ctx_idx] = PosW'(1);
+      c_cnt_d[ctx_idx] = (msg_cnt == '0) ? '0 : msg_cnt - 1'b1;
     end
     if (body && cx_open) begin
-      c_pos_d[ctx_idx*PosW +: PosW] = cx_pos + 1'b1;
-      if (is_desc) c_len_d[ctx_idx*PosW +: PosW] = dsc_len;
+      c_pos_d[ctx_idx] = cx_pos + 1'b1;
+      if (is_desc) c_len_d[ctx_idx] = dsc_len;
       if (tail) c_open_d[ctx_idx] = 1'b0;
     end
     // A software write starts the register afresh: its open messages' remaining flits are
     // taken and dropped.
     for (int x = 0; x < NumCtx; x++) begin
-      if (written_i[c_reg_d[x*RegW +: RegW]]) c_live_d[x] = 1'b0;
+      if (written_i[c_reg_d[x]]) c_live_d[x] = 1'b0;
     end
   end
 
@@ -355,7 +398,11 @@ module meshsync_barrier_unit #(
   // Reduction state and batches
   // ---------------------------------------------------------------------------------------
   logic [NumRegs-1:0] pend_q, pend_d, create;
-  logic [NumRegs*CntW-1:0] due_q, due_d;
+  logic [NumRegs*CntW-1:0] due_q;  // flat, as the flip-flops above
+  logic [CntW-1:0] due [NumRegs], due_d [NumRegs];
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_due_q
+    assign due[k] = due_q[k*CntW +: CntW];
+  end
   logic [NumRegs-1:0] slot_error, dup_error;
   // A batch may go in the cycle after it is created, and not before its message is ready.
   logic [CntW-1:0] due_new;
@@ -367,8 +414,8 @@ module meshsync_barrier_unit #(
     logic complete;
 
     always_comb begin
-      flags = flags_i[k*NumSlots +: NumSlots];
-      arrived = arrived_i[k*ArrivedW +: ArrivedW];
+      flags = flags_now[k];
+      arrived = arrived_now[k];
       slot_error[k] = 1'b0;
       complete = 1'b0;
       if (ev_arrive[k]) begin
@@ -381,7 +428,7 @@ module meshsync_barrier_unit #(
         if ((ev_slot >= DataW'(NumSlots)) && (ev_slot != meshsync_pkg::SlotNone)) begin
           slot_error[k] = 1'b1;
         end
-        if (CountW'(arrived) >= CountW'(num_children_i[k*NumChildrenW +: NumChildrenW])) begin
+        if (CountW'(arrived) >= CountW'(num_children[k])) begin
           // Children + local all here: clear for the next epoch, which may say what it
           // is; the descriptor stays for the fold, which reads these operands.
           complete = 1'b1;
@@ -397,21 +444,21 @@ module meshsync_barrier_unit #(
     // reduces; completion lets the next epoch say so again (the descriptor's value stays
     // for the fold, which reads the flags at completion), and so does a software write.
     always_comb begin
-      operands_d[k*NumSlots +: NumSlots] = operands_q[k*NumSlots +: NumSlots];
+      operands_d[k] = operands[k];
       kind_set_d[k] = kind_set_q[k];
       red_d[k] = red_q[k];
       desc_set_d[k] = desc_set_q[k];
-      desc_d[k*DescW +: DescW] = desc_q[k*DescW +: DescW];
+      desc_d[k] = desc[k];
       if (Reduce && hit[k] && is_arrive && !kind_set_q[k]) begin
         kind_set_d[k] = 1'b1;
         red_d[k] = vector;
       end
       if (is_desc && !cx_rel && (cx_reg == RegW'(k)) && !desc_set_q[k]) begin
         desc_set_d[k] = 1'b1;
-        desc_d[k*DescW +: DescW] = dsc;
+        desc_d[k] = dsc;
       end
       if (Reduce && complete) begin
-        operands_d[k*NumSlots +: NumSlots] = flags_i[k*NumSlots +: NumSlots] | slot_bit;
+        operands_d[k] = flags_now[k] | slot_bit;
         kind_set_d[k] = 1'b0;
         desc_set_d[k] = 1'b0;
       end
@@ -429,15 +476,15 @@ module meshsync_barrier_unit #(
 
     always_comb begin
       pend_d[k] = pend_q[k] && !batch_load_i[k];
-      due_d[k*CntW +: CntW] = (due_q[k*CntW +: CntW] == '0) ? '0 : due_q[k*CntW +: CntW] - 1'b1;
+      due_d[k] = (due[k] == '0) ? '0 : due[k] - 1'b1;
       if (create[k]) begin
         pend_d[k] = 1'b1;
-        due_d[k*CntW +: CntW] = due_new;
+        due_d[k] = due_new;
       end
       if (written_i[k]) pend_d[k] = 1'b0;
     end
 
-    assign batch_due_o[k] = due_q[k*CntW +: CntW] == '0;
+    assign batch_due_o[k] = due[k] == '0;
   end
 
   // At most one batch a cycle (one flit a cycle, one register per GID).
@@ -464,20 +511,24 @@ module meshsync_barrier_unit #(
       c_cnt_q <= '0;
     end else begin
       pend_q <= pend_d;
-      due_q <= due_d;
       kind_set_q <= kind_set_d;
       red_q <= red_d;
       desc_set_q <= desc_set_d;
-      desc_q <= desc_d;
-      operands_q <= operands_d;
+      for (int k = 0; k < NumRegs; k++) begin
+        due_q[k*CntW +: CntW] <= due_d[k];
+        desc_q[k*DescW +: DescW] <= desc_d[k];
+        operands_q[k*NumSlots +: NumSlots] <= operands_d[k];
+      end
       c_open_q <= c_open_d;
       c_live_q <= c_live_d;
       c_rel_q <= c_rel_d;
-      c_reg_q <= c_reg_d;
-      c_slot_q <= c_slot_d;
-      c_pos_q <= c_pos_d;
-      c_len_q <= c_len_d;
-      c_cnt_q <= c_cnt_d;
+      for (int x = 0; x < NumCtx; x++) begin
+        c_reg_q[x*RegW +: RegW] <= c_reg_d[x];
+        c_slot_q[x*3 +: 3] <= c_slot_d[x];
+        c_pos_q[x*PosW +: PosW] <= c_pos_d[x];
+        c_len_q[x*PosW +: PosW] <= c_len_d[x];
+        c_cnt_q[x*CntW +: CntW] <= c_cnt_d[x];
+      end
     end
   end
 
@@ -506,7 +557,7 @@ module meshsync_barrier_unit #(
   always_comb begin
     counting = 1'b0;
     for (int x = 0; x < NumCtx; x++) begin
-      if (c_open_q[x] && (c_cnt_q[x*CntW +: CntW] != '0)) counting = 1'b1;
+      if (c_open_q[x] && (c_cnt[x] != '0)) counting = 1'b1;
     end
   end
   assign idle_o = !(|pend_q) && !counting;

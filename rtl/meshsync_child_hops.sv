@@ -24,17 +24,25 @@ module meshsync_child_hops #(
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
   localparam int unsigned PortW = meshsync_pkg::PortW;
 
+  // Per child: its coordinates widened to the flit's, and its first hop.
+  logic [CoordW-1:0] x [MaxChildren];
+  logic [CoordW-1:0] y [MaxChildren];
+  logic [PortW-1:0] port [MaxChildren];
+
   for (genvar j = 0; j < MaxChildren; j++) begin : gen_child
-    assign child_x_o[j*CoordW +: CoordW] = CoordW'(child_x_i[j*CoordXW +: CoordXW]);
-    assign child_y_o[j*CoordW +: CoordW] = CoordW'(child_y_i[j*CoordYW +: CoordYW]);
+    assign x[j] = CoordW'(child_x_i[j*CoordXW +: CoordXW]);
+    assign y[j] = CoordW'(child_y_i[j*CoordYW +: CoordYW]);
     meshsync_route u_route (
       .here_x_i (here_x_i),
       .here_y_i (here_y_i),
-      .dest_x_i (child_x_o[j*CoordW +: CoordW]),
-      .dest_y_i (child_y_o[j*CoordW +: CoordW]),
+      .dest_x_i (x[j]),
+      .dest_y_i (y[j]),
       .yx_i     (child_route_i[j]),
-      .port_o   (port_o[j*PortW +: PortW])
+      .port_o   (port[j])
     );
+    assign child_x_o[j*CoordW +: CoordW] = x[j];
+    assign child_y_o[j*CoordW +: CoordW] = y[j];
+    assign port_o[j*PortW +: PortW] = port[j];
   end
 
 endmodule

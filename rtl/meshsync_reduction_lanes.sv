@@ -57,8 +57,26 @@ module meshsync_reduction_lanes #(
   // A word index and the next one, without wrapping (Yosys 0.23 has no int'() cast).
   localparam int unsigned IdxW = WordW + 1;
 
-  // Every word, flat: word w of lane l of register r at ((r * 5 + l) * ReduceWords + w) * 32.
-  logic [NumRegs*NumLanes*ReduceWords*32-1:0] words;
+  // The ports by input / output port; a half-word index split into its word and its half
+  // (1: the high half).
+  logic [RegW-1:0] hw_reg [NumPorts];
+  logic [2:0] hw_lane [NumPorts];
+  logic [WordW-1:0] hw_word [NumPorts], st_word [NumPorts];
+  logic [NumPorts-1:0] hw_high, st_high;
+  logic [15:0] hw_data [NumPorts], st_data [NumPorts];
+  for (genvar p = 0; p < NumPorts; p++) begin : gen_port
+    assign hw_reg[p] = hw_reg_i[p*RegW +: RegW];
+    assign hw_lane[p] = hw_lane_i[p*3 +: 3];
+    assign hw_word[p] = hw_half_i[p*HalfW+1 +: WordW];
+    assign hw_high[p] = hw_half_i[p*HalfW];
+    assign hw_data[p] = hw_data_i[p*16 +: 16];
+    assign st_word[p] = st_half_i[p*HalfW+1 +: WordW];
+    assign st_high[p] = st_half_i[p*HalfW];
+    assign st_data_o[p*16 +: 16] = st_data[p];
+  end
+
+  // Every word: word w of lane l of register r.
+  logic [31:0] words [NumRegs][NumLanes][ReduceWords];
 
   for (genvar r = 0; r < NumRegs; r++) begin : gen_reg
     for (genvar l = 0; l < NumLanes; l++) begin : gen_lane
@@ -66,10 +84,9 @@ module meshsync_reduction_lanes #(
         logic [31:0] q;
         always_ff @(posedge clk_i) begin
           for (int p = 0; p < WritePorts; p++) begin
-            if (hw_valid_i[p] && hw_reg_i[p*RegW +: RegW] == RegW'(r) && hw_lane_i[p*3 +: 3] == 3'(l) &&
-                hw_half_i[p*HalfW+1 +: WordW] == WordW'(w)) begin
-              if (hw_half_i[p*HalfW]) q[31:16] <= hw_data_i[p*16 +: 16];
-              else q[15:0] <= hw_data_i[p*16 +: 16];
+            if (hw_valid_i[p] && hw_reg[p] == RegW'(r) && hw_lane[p] == 3'(l) && hw_word[p] == WordW'(w)) begin
+              if (hw_high[p]) q[31:16] <= hw_data[p];
+              else q[15:0] <= hw_data[p];
             end
           end
           if (l == LaneLocal && fold_valid_i && reg_i == RegW'(r)) begin
@@ -77,37 +94,42 @@ module meshsync_reduction_lanes #(
             else if (fold_wide_i && IdxW'(fold_word_i) + IdxW'(1) == IdxW'(w)) q <= fold_data_i[63:32];
           end
         end
-        assign words[((r*NumLanes + l)*ReduceWords + w)*32 +: 32] = q;
+        assign words[r][l][w] = q;
       end
     end
   end
 
   // Reads: the emitter's register first, then lane and word.
-  logic [NumLanes*ReduceWords*32-1:0] held;
+  logic [31:0] held [NumLanes][ReduceWords];
   always_comb begin
-    held = '0;
-    for (int r = 0; r < NumRegs; r++) begin
-      if (reg_i == RegW'(r)) held = words[r*NumLanes*ReduceWords*32 +: NumLanes*ReduceWords*32];
+    for (int l = 0; l < NumLanes; l++) begin
+      for (int w = 0; w < ReduceWords; w++) begin
+        held[l][w] = '0;
+        for (int r = 0; r < NumRegs; r++) begin
+          if (reg_i == RegW'(r)) held[l][w] = words[r][l][w];
+        end
+      end
     end
   end
 
   always_comb begin
     rd_a_o = '0;
     rd_b_o = '0;
-    st_data_o = '0;
     for (int l = 0; l < NumLanes; l++) begin
       for (int w = 0; w < ReduceWords; w++) begin
-        if (rd_lane_a_i == 3'(l) && rd_word_i == WordW'(w)) rd_a_o[31:0] = held[(l*ReduceWords + w)*32 +: 32];
-        if (rd_lane_a_i == 3'(l) && IdxW'(rd_word_i) + IdxW'(1) == IdxW'(w)) rd_a_o[63:32] = held[(l*ReduceWords + w)*32 +: 32];
-        if (rd_lane_b_i == 3'(l) && rd_word_i == WordW'(w)) rd_b_o[31:0] = held[(l*ReduceWords + w)*32 +: 32];
-        if (rd_lane_b_i == 3'(l) && IdxW'(rd_word_i) + IdxW'(1) == IdxW'(w)) rd_b_o[63:32] = held[(l*ReduceWords + w)*32 +: 32];
+        if (rd_lane_a_i == 3'(l) && rd_word_i == WordW'(w)) rd_a_o[31:0] = held[l][w];
+        if (rd_lane_a_i == 3'(l) && IdxW'(rd_word_i) + IdxW'(1) == IdxW'(w)) rd_a_o[63:32] = held[l][w];
+        if (rd_lane_b_i == 3'(l) && rd_word_i == WordW'(w)) rd_b_o[31:0] = held[l][w];
+        if (rd_lane_b_i == 3'(l) && IdxW'(rd_word_i) + IdxW'(1) == IdxW'(w)) rd_b_o[63:32] = held[l][w];
       end
     end
-    for (int p = 0; p < StreamPorts; p++) begin
-      for (int w = 0; w < ReduceWords; w++) begin
-        if (st_half_i[p*HalfW+1 +: WordW] == WordW'(w)) begin
-          st_data_o[p*16 +: 16] = st_half_i[p*HalfW] ? held[(LaneLocal*ReduceWords + w)*32 + 16 +: 16]
-                                                     : held[(LaneLocal*ReduceWords + w)*32 +: 16];
+    for (int p = 0; p < NumPorts; p++) begin
+      st_data[p] = '0;
+      if (p < StreamPorts) begin
+        for (int w = 0; w < ReduceWords; w++) begin
+          if (st_word[p] == WordW'(w)) begin
+            st_data[p] = st_high[p] ? held[LaneLocal][w][31:16] : held[LaneLocal][w][15:0];
+          end
         end
       end
     end
