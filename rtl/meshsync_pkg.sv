@@ -71,11 +71,12 @@ package meshsync_pkg;
   // Fields below the three flag bits, common to every flit width >= 32.
   localparam int unsigned FieldsW = 29;
 
-  // The flit as a type (docs/microarchitecture.md, "Flit format"). The three flags sit on
-  // top; below them the 29 field bits are either a header (a head or sync flit, and the
-  // address flits of a multidestination worm) or a body flit's payload. A header's bits
-  // 27:14 mean different things for a sync message, a worm and a tree worm: a union of
-  // the three views. Positions match the *Lsb / *Bit constants above (a test reads both).
+  // The flit as a type (docs/microarchitecture.md, "Flit format"). Head and tail sit on
+  // top; below them the 30 bits are either a head flit's header (a worm head, a sync
+  // message, and the address flits of a multidestination worm) or a body flit's payload.
+  // A header's bits 27:14 mean different things for a sync message, a worm and a tree
+  // worm: a union of the three views. Positions match the *Lsb / *Bit constants above
+  // and model/core/flit_format.hpp (tb/rtl/test_contract.cpp recomputes them).
   typedef struct packed {
     logic [TypeW-1:0]  msg;    // SyncArrive, SyncRelease, SyncSetup, SyncTeardown
     logic [GidW-1:0]   gid;
@@ -100,22 +101,24 @@ package meshsync_pkg;
     tree_view_t tree;
   } header_view_t;
   typedef struct packed {
+    logic              sync;   // a sync message (on VC 1 or 2), not a worm
     logic              route;  // R: 1 routes YX
     header_view_t      view;
     logic [CoordW-1:0] dest_y;
     logic [CoordW-1:0] dest_x;
   } header_t;
   typedef union packed {
-    header_t            hdr;
-    logic [FieldsW-1:0] payload;
+    header_t     hdr;      // a head flit's (or an address flit's) fields
+    logic [29:0] payload;  // a body flit's data word
   } fields_t;
   typedef struct packed {
     logic    head;
     logic    tail;
-    logic    sync;  // with head: a sync message (its VC is 1 or 2)
     fields_t f;
   } flit_t;
-  localparam int unsigned FlitBits = 3 + FieldsW;  // $bits(flit_t): the only FlitW the router takes
+  // $bits(flit_t), the only FlitW the router takes (Yosys 0.23 takes no $bits of a type;
+  // tb/rtl/test_contract.cpp checks the two agree).
+  localparam int unsigned FlitBits = 32;
   // A flit on a channel: the VC it travels on and the flit.
   typedef struct packed {
     logic [VcW-1:0] vc;
