@@ -40,33 +40,75 @@ module meshsync_crossbar #(
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned VcW = meshsync_pkg::VcW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
-  localparam int unsigned HeadBit = meshsync_pkg::head_bit(FlitW);
+
+  // The ports, one field per input, emitter offer or output: unpacked and packed here
+  // (Yosys 0.23 takes no array ports).
+  logic [FlitW-1:0] in_flit [NumIn];
+  logic [VcW-1:0] in_vc [NumIn];
+  logic [NumPorts-1:0] in_child [NumIn];
+  logic [NumPorts-1:0] in_child_route [NumIn];
+  logic [CoordW-1:0] in_child_x [NumIn][NumPorts];
+  logic [CoordW-1:0] in_child_y [NumIn][NumPorts];
+  for (genvar i = 0; i < NumIn; i++) begin : gen_unpack_input
+    assign in_flit[i] = in_flit_i[i*FlitW +: FlitW];
+    assign in_vc[i] = in_vc_i[i*VcW +: VcW];
+    assign in_child[i] = in_child_i[i*NumPorts +: NumPorts];
+    assign in_child_route[i] = in_child_route_i[i*NumPorts +: NumPorts];
+    for (genvar p = 0; p < NumPorts; p++) begin : gen_port
+      assign in_child_x[i][p] = in_child_x_i[(i*NumPorts + p)*CoordW +: CoordW];
+      assign in_child_y[i][p] = in_child_y_i[(i*NumPorts + p)*CoordW +: CoordW];
+    end
+  end
+  logic [FlitW-1:0] em_flit [NumPorts];
+  logic [VcW-1:0] em_vc [NumPorts];
+  for (genvar p = 0; p < NumPorts; p++) begin : gen_unpack_emitter
+    assign em_flit[p] = em_flit_i[p*FlitW +: FlitW];
+    assign em_vc[p] = em_vc_i[p*VcW +: VcW];
+  end
+  logic [IdxW-1:0] gnt_idx [NumOut];
+  logic [FlitW-1:0] out_flit [NumOut];
+  logic [VcW-1:0] out_vc [NumOut];
+  for (genvar o = 0; o < NumOut; o++) begin : gen_output
+    assign gnt_idx[o] = gnt_idx_i[o*IdxW +: IdxW];
+    assign out_flit_o[o*FlitW +: FlitW] = out_flit[o];
+    assign out_vc_o[o*VcW +: VcW] = out_vc[o];
+  end
+
+  // The flit a link carries, changed on its way.
+  meshsync_pkg::flit_t flit;
 
   always_comb begin
-    out_flit_o = '0;
-    out_vc_o = '0;
+    flit = '0;
     for (int o = 0; o < NumOut; o++) begin
+      out_flit[o] = '0;
+      out_vc[o] = '0;
       for (int i = 0; i < NumIn; i++) begin
-        if (gnt_idx_i[o*IdxW +: IdxW] == IdxW'(i)) begin
-          out_flit_o[o*FlitW +: FlitW] = in_flit_i[i*FlitW +: FlitW];
-          out_vc_o[o*VcW +: VcW] = in_vc_i[i*VcW +: VcW];
-          if (o >= 1 && o < NumPorts) begin
-            if (in_promote_i[i]) begin
-              out_flit_o[o*FlitW + HeadBit] = 1'b1;
-            end
-            if (in_tree_i[i] && in_child_i[i*NumPorts + o] && in_flit_i[i*FlitW + HeadBit]) begin
-              out_flit_o[o*FlitW + meshsync_pkg::DestXLsb +: CoordW] = in_child_x_i[(i*NumPorts + o)*CoordW +: CoordW];
-              out_flit_o[o*FlitW + meshsync_pkg::DestYLsb +: CoordW] = in_child_y_i[(i*NumPorts + o)*CoordW +: CoordW];
-              out_flit_o[o*FlitW + meshsync_pkg::RouteBit] = in_child_route_i[i*NumPorts + o];
-            end
+        if (gnt_idx[o] == IdxW'(i)) begin
+          out_flit[o] = in_flit[i];
+          out_vc[o] = in_vc[i];
+        end
+      end
+    end
+    // On a link: the forwarded worm's head, and a tree head's copy to a child (whether it
+    // is a head is read as the flit came).
+    for (int o = 1; o < NumPorts; o++) begin
+      for (int i = 0; i < NumIn; i++) begin
+        if (gnt_idx[o] == IdxW'(i)) begin
+          flit = in_flit[i];
+          if (in_tree_i[i] && in_child[i][o] && flit.head) begin
+            flit.f.hdr.dest_x = in_child_x[i][o];
+            flit.f.hdr.dest_y = in_child_y[i][o];
+            flit.f.hdr.route = in_child_route[i][o];
           end
+          if (in_promote_i[i]) flit.head = 1'b1;
+          out_flit[o] = flit;
         end
       end
     end
     for (int o = 0; o < NumPorts; o++) begin
-      if (HasEmitter && (gnt_idx_i[o*IdxW +: IdxW] == IdxW'(NumIn))) begin
-        out_flit_o[o*FlitW +: FlitW] = em_flit_i[o*FlitW +: FlitW];
-        out_vc_o[o*VcW +: VcW] = em_vc_i[o*VcW +: VcW];
+      if (HasEmitter && (gnt_idx[o] == IdxW'(NumIn))) begin
+        out_flit[o] = em_flit[o];
+        out_vc[o] = em_vc[o];
       end
     end
   end

@@ -5,6 +5,11 @@
 // network interface sees: the Local port (injection, local_ready, ejection), the software
 // register port, error and idle, per node. Node n = y * MeshW + x; a node's field of a
 // per-node bus is at n * (field width). docs/rtl.md, "The mesh top".
+//
+// The ports are flat vectors on purpose: this is a Verilated top, and the C++ side
+// (model/cosim/rtl_ports.hpp) drives and reads them bit by bit; so are the router's, for
+// the same reason. Inside, the links are arrays indexed by node and port, and each node's
+// router ports are unpacked per port once.
 module meshsync_mesh #(
   /// Mesh width (columns).
   parameter int unsigned MeshW = 4,
@@ -67,29 +72,46 @@ module meshsync_mesh #(
   localparam int unsigned VcW = meshsync_pkg::VcW;
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned DataW = meshsync_pkg::DataW;
-  // The four neighbour ports +X, -X, +Y, -Y (1..4) of every node, at n * 4 + (p - 1).
+  // The four neighbour ports +X, -X, +Y, -Y (1..4).
   localparam int unsigned Dirs = NumPorts - 1;
-  // A flit on a link: valid, VC, flit.
+  // A flit on a link: valid, VC, flit (a meshsync_pkg::channel_t behind the valid bit).
   localparam int unsigned LinkW = 1 + VcW + FlitW;
 
-  // The far end of the link leaving node n through port p, and whether it holds
-  // anything, at index n * Dirs + p - 1.
-  logic [Nodes*Dirs*LinkW-1:0]  flit_far;
-  logic [Nodes*Dirs-1:0]        flit_busy;
-  logic [Nodes*Dirs*NumVcs-1:0] credit_far;
-  logic [Nodes*Dirs-1:0]        credit_busy;
+  // The far end of the link leaving node n through port p, and whether it holds anything,
+  // at [n][p].
+  logic [LinkW-1:0]  flit_far [Nodes][1:Dirs];
+  logic              flit_busy [Nodes][1:Dirs];
+  logic [NumVcs-1:0] credit_far [Nodes][1:Dirs];
+  logic              credit_busy [Nodes][1:Dirs];
 
   for (genvar y = 0; y < MeshH; y++) begin : gen_row
     for (genvar x = 0; x < MeshW; x++) begin : gen_col
       localparam int unsigned N = y * MeshW + x;
 
+      // The router's ports per port p (0: Local, the boundary; 1-4: the links), and the
+      // same flat, as its ports take them.
       logic [NumPorts-1:0]        in_valid, out_valid;
-      logic [NumPorts*VcW-1:0]    in_vc, out_vc;
-      logic [NumPorts*FlitW-1:0]  in_flit, out_flit;
-      logic [NumPorts*NumVcs-1:0] credit_in, credit_out;
+      logic [VcW-1:0]             in_vc [NumPorts];
+      logic [VcW-1:0]             out_vc [NumPorts];
+      logic [FlitW-1:0]           in_flit [NumPorts];
+      logic [FlitW-1:0]           out_flit [NumPorts];
+      logic [NumVcs-1:0]          credit_in [NumPorts];
+      logic [NumVcs-1:0]          credit_out [NumPorts];
+      logic [NumPorts*VcW-1:0]    in_vcs, out_vcs;
+      logic [NumPorts*FlitW-1:0]  in_flits, out_flits;
+      logic [NumPorts*NumVcs-1:0] credits_in, credits_out;
       logic [NumPorts-1:1]        edge_valid, link_busy;
       logic                       router_error, router_idle;
       logic [NumVcs-1:0]          inj_pop;  // the boundary injects on local_ready alone
+
+      for (genvar p = 0; p < NumPorts; p++) begin : gen_router_port
+        assign in_vcs[p*VcW +: VcW] = in_vc[p];
+        assign in_flits[p*FlitW +: FlitW] = in_flit[p];
+        assign credits_in[p*NumVcs +: NumVcs] = credit_in[p];
+        assign out_vc[p] = out_vcs[p*VcW +: VcW];
+        assign out_flit[p] = out_flits[p*FlitW +: FlitW];
+        assign credit_out[p] = credits_out[p*NumVcs +: NumVcs];
+      end
 
       meshsync_router #(
         .MeshW           (MeshW),
@@ -111,15 +133,15 @@ module meshsync_mesh #(
         .my_x_i             (CoordXW'(x)),
         .my_y_i             (CoordYW'(y)),
         .in_valid_i         (in_valid),
-        .in_vc_i            (in_vc),
-        .in_flit_i          (in_flit),
+        .in_vc_i            (in_vcs),
+        .in_flit_i          (in_flits),
         .local_ready_o      (local_ready_o[N*NumVcs +: NumVcs]),
         .inj_pop_o          (inj_pop),
         .out_valid_o        (out_valid),
-        .out_vc_o           (out_vc),
-        .out_flit_o         (out_flit),
-        .credit_out_o       (credit_out),
-        .credit_in_i        (credit_in),
+        .out_vc_o           (out_vcs),
+        .out_flit_o         (out_flits),
+        .credit_out_o       (credits_out),
+        .credit_in_i        (credits_in),
         .reg_op_i           (reg_op_i[N*2 +: 2]),
         .reg_gid_i          (reg_gid_i[N*GidW +: GidW]),
         .reg_parent_valid_i (reg_parent_valid_i[N]),
@@ -140,14 +162,14 @@ module meshsync_mesh #(
       // Local: the boundary. The router returns no credits for its Local input (the NI
       // injects on local_ready) and counts none for its Local output (the NI accepts all).
       assign in_valid[0] = inj_valid_i[N];
-      assign in_vc[0 +: VcW] = inj_vc_i[N*VcW +: VcW];
-      assign in_flit[0 +: FlitW] = inj_flit_i[N*FlitW +: FlitW];
-      assign credit_in[0 +: NumVcs] = '0;
+      assign in_vc[0] = inj_vc_i[N*VcW +: VcW];
+      assign in_flit[0] = inj_flit_i[N*FlitW +: FlitW];
+      assign credit_in[0] = '0;
       assign ej_valid_o[N] = out_valid[0];
-      assign ej_vc_o[N*VcW +: VcW] = out_vc[0 +: VcW];
-      assign ej_flit_o[N*FlitW +: FlitW] = out_flit[0 +: FlitW];
+      assign ej_vc_o[N*VcW +: VcW] = out_vc[0];
+      assign ej_flit_o[N*FlitW +: FlitW] = out_flit[0];
       logic unused_local_credit;
-      assign unused_local_credit = ^{credit_out[0 +: NumVcs], inj_pop};
+      assign unused_local_credit = ^{credit_out[0], inj_pop};
 
       for (genvar p = 1; p < NumPorts; p++) begin : gen_port
         // The neighbour through port p and the port it uses towards this node.
@@ -158,8 +180,7 @@ module meshsync_mesh #(
         localparam int unsigned Back = (p == 1) ? 2 : (p == 2) ? 1 : (p == 3) ? 4 : 3;
         if (HasNeighbour) begin : gen_link
           logic [LinkW-1:0] flit_near;
-          assign flit_near = out_valid[p] ? {1'b1, out_vc[p*VcW +: VcW], out_flit[p*FlitW +: FlitW]}
-                                          : '0;
+          assign flit_near = out_valid[p] ? {1'b1, out_vc[p], out_flit[p]} : '0;
           meshsync_link #(
             .Tp    (Tp),
             .Width (LinkW)
@@ -167,8 +188,8 @@ module meshsync_mesh #(
             .clk_i  (clk_i),
             .rst_ni (rst_ni),
             .data_i (flit_near),
-            .data_o (flit_far[(N*Dirs+p-1)*LinkW +: LinkW]),
-            .busy_o (flit_busy[N*Dirs+p-1])
+            .data_o (flit_far[N][p]),
+            .busy_o (flit_busy[N][p])
           );
           // Credits for this node's input p go back to the neighbour it comes from.
           meshsync_link #(
@@ -177,38 +198,36 @@ module meshsync_mesh #(
           ) u_credit_link (
             .clk_i  (clk_i),
             .rst_ni (rst_ni),
-            .data_i (credit_out[p*NumVcs +: NumVcs]),
-            .data_o (credit_far[(N*Dirs+p-1)*NumVcs +: NumVcs]),
-            .busy_o (credit_busy[N*Dirs+p-1])
+            .data_i (credit_out[p]),
+            .data_o (credit_far[N][p]),
+            .busy_o (credit_busy[N][p])
           );
           // Input p takes the flits the neighbour sends through its port Back, and output
           // p counts the credits the neighbour's input Back returns.
           logic [LinkW-1:0] arriving;
-          assign arriving = flit_far[(M*Dirs+Back-1)*LinkW +: LinkW];
+          assign arriving = flit_far[M][Back];
           assign in_valid[p] = arriving[LinkW-1];
-          assign in_vc[p*VcW +: VcW] = arriving[FlitW +: VcW];
-          assign in_flit[p*FlitW +: FlitW] = arriving[FlitW-1:0];
-          assign credit_in[p*NumVcs +: NumVcs] = credit_far[(M*Dirs+Back-1)*NumVcs +: NumVcs];
-          assign link_busy[p] = flit_busy[M*Dirs+Back-1] || credit_busy[M*Dirs+Back-1];
+          assign in_vc[p] = arriving[FlitW +: VcW];
+          assign in_flit[p] = arriving[FlitW-1:0];
+          assign credit_in[p] = credit_far[M][Back];
+          assign link_busy[p] = flit_busy[M][Back] || credit_busy[M][Back];
           assign edge_valid[p] = 1'b0;
         end else begin : gen_edge
           // No neighbour: nothing comes in, and dimension-order routing never sends a flit
           // out (one that does is an error).
-          assign flit_far[(N*Dirs+p-1)*LinkW +: LinkW] = '0;
-          assign flit_busy[N*Dirs+p-1] = 1'b0;
-          assign credit_far[(N*Dirs+p-1)*NumVcs +: NumVcs] = '0;
-          assign credit_busy[N*Dirs+p-1] = 1'b0;
+          assign flit_far[N][p] = '0;
+          assign flit_busy[N][p] = 1'b0;
+          assign credit_far[N][p] = '0;
+          assign credit_busy[N][p] = 1'b0;
           assign in_valid[p] = 1'b0;
-          assign in_vc[p*VcW +: VcW] = '0;
-          assign in_flit[p*FlitW +: FlitW] = '0;
-          assign credit_in[p*NumVcs +: NumVcs] = '0;
+          assign in_vc[p] = '0;
+          assign in_flit[p] = '0;
+          assign credit_in[p] = '0;
           assign link_busy[p] = 1'b0;
           assign edge_valid[p] = out_valid[p];
           logic unused_edge;
-          assign unused_edge = ^{out_vc[p*VcW +: VcW], out_flit[p*FlitW +: FlitW],
-                                 credit_out[p*NumVcs +: NumVcs],
-                                 flit_far[(N*Dirs+p-1)*LinkW +: LinkW],
-                                 credit_far[(N*Dirs+p-1)*NumVcs +: NumVcs]};
+          assign unused_edge = ^{out_vc[p], out_flit[p], credit_out[p], flit_far[N][p],
+                                 credit_far[N][p]};
         end
       end
 

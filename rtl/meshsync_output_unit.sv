@@ -55,18 +55,25 @@ module meshsync_output_unit #(
   localparam int unsigned VcW = meshsync_pkg::VcW;
   localparam int unsigned TreeVc = 32'(meshsync_pkg::VcTree);
 
+  // Each output's VC, unpacked (Yosys 0.23 takes no array ports).
+  logic [VcW-1:0] out_vc [NumOut];
+  for (genvar o = 0; o < NumOut; o++) begin : gen_unpack_vc
+    assign out_vc[o] = out_vc_i[o*VcW +: VcW];
+  end
+
   // ---------------------------------------------------------------------------------------
   // Credits of the links (the NI always accepts: Local has no counters)
   // ---------------------------------------------------------------------------------------
-  logic [NumPorts*NumVcs-1:0] credit_empty, send;
+  // Per link: the buffer behind its tree VC is empty (every credit back).
+  logic [NumPorts-1:1] tree_empty;
   logic [NumPorts-1:0] credit_error;
 
   assign credit_ok_o[NumVcs-1:0] = '1;
-  assign credit_empty[NumVcs-1:0] = '1;
   assign credit_error[0] = 1'b0;
   for (genvar o = 1; o < NumPorts; o++) begin : gen_credits
+    logic [NumVcs-1:0] send, empty;
     for (genvar v = 0; v < NumVcs; v++) begin : gen_send
-      assign send[o*NumVcs + v] = out_valid_i[o] && (out_vc_i[o*VcW +: VcW] == VcW'(v));
+      assign send[v] = out_valid_i[o] && (out_vc[o] == VcW'(v));
     end
     meshsync_credit_counters #(
       .BufferDepth     (BufferDepth),
@@ -77,13 +84,16 @@ module meshsync_output_unit #(
       .clk_i       (clk_i),
       .rst_ni      (rst_ni),
       .credit_in_i (credit_in_i[o*NumVcs +: NumVcs]),
-      .send_i      (send[o*NumVcs +: NumVcs]),
+      .send_i      (send),
       .credit_ok_o (credit_ok_o[o*NumVcs +: NumVcs]),
-      .empty_o     (credit_empty[o*NumVcs +: NumVcs]),
+      .empty_o     (empty),
       .error_o     (credit_error[o])
     );
+    assign tree_empty[o] = empty[TreeVc];
+    // A tree claim reads only the tree VC's empty flag.
+    logic unused_empty;
+    assign unused_empty = ^empty;
   end
-  assign send[NumVcs-1:0] = '0;
   assign error_o = |credit_error;
 
   // ---------------------------------------------------------------------------------------
@@ -117,12 +127,12 @@ module meshsync_output_unit #(
     if (o == 0 || o >= NumPorts) begin : gen_ni
       assign tree_room_o[o] = tree_free[o];
     end else begin : gen_link
-      assign tree_room_o[o] = tree_free[o] && credit_empty[o*NumVcs + TreeVc];
+      assign tree_room_o[o] = tree_free[o] && tree_empty[o];
     end
   end
 
-  // Local has no counters; a tree claim reads only the links' tree VCs.
+  // Local has no counters.
   logic unused_credits;
-  assign unused_credits = ^{credit_in_i[NumVcs-1:0], send[NumVcs-1:0], credit_empty};
+  assign unused_credits = ^credit_in_i[NumVcs-1:0];
 
 endmodule

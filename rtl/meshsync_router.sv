@@ -1,9 +1,9 @@
-// meshsync router: five ports (Local, +X, -X, +Y, -Y), five VCs per port (NumVcs), a one-port or
-// all-port network interface (NiPorts), credit flow control, dimension-order routing (XY for worms, XY or YX for sync messages), snake
-// routing and absorb-and-forward for multidestination worms, tree worms, and the barrier
-// unit with its register file. Cycle for cycle the C++ RouterCore
-// (model/core/router_core.cpp); the contract is docs/microarchitecture.md, the module map
-// docs/rtl.md.
+// meshsync router: five ports (Local, +X, -X, +Y, -Y), five VCs per port (NumVcs), a
+// one-port or all-port network interface (NiPorts), credit flow control, dimension-order
+// routing (XY for worms, XY or YX for sync messages), snake routing and absorb-and-forward
+// for multidestination worms, tree worms, and the barrier unit with its register file.
+// Cycle for cycle the C++ RouterCore (model/core/router_core.cpp); the contract is
+// docs/microarchitecture.md, the module map docs/rtl.md.
 //
 // This module is wiring: the input units (meshsync_input_port, one per input, with the
 // CAM lookup of their arrivals), the barrier hardware (meshsync_barrier: register file,
@@ -12,7 +12,10 @@
 //
 // The ports are flat vectors (input i's field at i * width) on purpose: this is the
 // Verilated top, and the C++ side (model/cosim/rtl_ports.hpp) drives and reads them bit
-// by bit; the software port is packed into meshsync_pkg::reg_req_t right below.
+// by bit; the software port is packed into meshsync_pkg::reg_req_t right below. Inside,
+// a per-input or per-output signal the router reads itself is indexed (an unpacked array
+// or a vector per input); the buses between the units are flat in the units' port layout
+// (Yosys 0.23 takes no array ports), each input's field sliced once where it connects.
 //
 // Timing at the ports (c is the current cycle):
 //   - a flit presented on in_* in cycle c-1 is in its input buffer in cycle c (arrival c);
@@ -102,19 +105,10 @@ module meshsync_router #(
   // Parameter checks at elaboration (meshsync_parameter_check): first, so that its message
   // comes before what a bad value breaks further down.
   meshsync_parameter_check #(
-    .MeshW           (MeshW),
-    .MeshH           (MeshH),
-    .FlitW           (FlitW),
-    .BufferDepth     (BufferDepth),
-    .SyncBufferDepth (SyncBufferDepth),
-    .TreeBufferDepth (TreeBufferDepth),
-    .PathWorms       (PathWorms),
-    .NumRegs         (NumRegs),
-    .MaxChildren     (MaxChildren),
-    .Trn             (Trn),
-    .Trm             (Trm),
-    .ReduceWords     (ReduceWords),
-    .NiPorts         (NiPorts)
+    .MeshW (MeshW), .MeshH (MeshH), .FlitW (FlitW), .BufferDepth (BufferDepth),
+    .SyncBufferDepth (SyncBufferDepth), .TreeBufferDepth (TreeBufferDepth),
+    .PathWorms (PathWorms), .NumRegs (NumRegs), .MaxChildren (MaxChildren), .Trn (Trn),
+    .Trm (Trm), .ReduceWords (ReduceWords), .NiPorts (NiPorts)
   ) u_parameter_check ();
 
   // The depths the units are built with: a depth below the range is refused above; the
@@ -141,7 +135,6 @@ module meshsync_router #(
   localparam int unsigned CntW = (MaxDelay > 1) ? $clog2(MaxDelay) : 1;
   // At most one CS path per other node crosses a router.
   localparam int unsigned PathRefsW = (MeshW * MeshH > 1) ? $clog2(MeshW * MeshH) : 1;
-  localparam int unsigned TailBit = meshsync_pkg::tail_bit(FlitW);
 
   // The register request carries a child count in a fixed width.
   if (NumChildrenW > meshsync_pkg::ChildCountW) begin : gen_check_children
@@ -178,14 +171,17 @@ module meshsync_router #(
   logic [RegSlots*MaxChildren*CoordYW-1:0] reg_child_y;
   logic [RegSlots*MaxChildren-1:0] reg_child_route;
 
-  // Per input: its request (meshsync_input_port), its grant, and the barrier unit's answer.
+  // Per input: the flit presented, its request (meshsync_input_port; req_flits is req_flit
+  // flat, for the crossbar and the barrier unit), its grant, and the barrier unit's answer.
+  logic [FlitW-1:0] in_flit [NumIn];
   logic [NumIn-1:0] req_valid, req_consume, req_cs, req_copy, req_promote, req_tree, req_drop;
   logic [NumIn*PortW-1:0] req_out;
   logic [NumIn*VcW-1:0] req_vc;
-  logic [NumIn*FlitW-1:0] req_flit;
+  logic [FlitW-1:0] req_flit [NumIn];
+  logic [NumIn*FlitW-1:0] req_flits;
   logic [NumIn*CntW-1:0] req_cnt;
   logic [NumIn-1:0] in_gnt, in_error, in_idle, take, relabel, cs_done;
-  logic [NumIn*NumVcs-1:0] pop, full;
+  logic [NumIn*NumVcs-1:0] pop;
 
   // Per input, its tree worm: a head at the front for the claim, and what it claimed.
   logic [NumIn-1:0] tree_head, tree_claimed, tree_tail_gone;
@@ -217,24 +213,22 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   // The barrier unit serves the five ports (injection channels 1-3 carry no sync message).
   logic [NumPorts-1:0] unit_take, unit_relabel, unit_cs_done;
-  always_comb begin
-    take = '0;
-    relabel = '0;
-    cs_done = '0;
-    take[NumPorts-1:0] = unit_take;
-    relabel[NumPorts-1:0] = unit_relabel;
-    cs_done[NumPorts-1:0] = unit_cs_done;
-  end
+  assign take = NumIn'(unit_take);
+  assign relabel = NumIn'(unit_relabel);
+  assign cs_done = NumIn'(unit_cs_done);
 
   for (genvar i = 0; i < NumIn; i++) begin : gen_input
     logic [GidW-1:0] fresh_gid;
     logic [RegSlots-1:0] cam_hit;
+    // The outputs its tree worm claimed; its VCs' pops and full flags.
+    logic [NumOut-1:0] outs;
+    logic [NumVcs-1:0] in_pop, full;
+    assign in_flit[i] = in_flit_i[i*FlitW +: FlitW];
+    assign outs = tree_outs[i*NumOut +: NumOut];
 
     // The CAM lookup of the sync message that arrived this cycle, in the registers as
     // they are at its start.
-    meshsync_group_cam #(
-      .NumRegs (RegSlots)
-    ) u_cam (
+    meshsync_group_cam #(.NumRegs (RegSlots)) u_cam (
       .valid_i (reg_valid),
       .gid_i   (reg_gid),
       .key_i   (fresh_gid),
@@ -242,59 +236,47 @@ module meshsync_router #(
     );
 
     meshsync_input_port #(
-      .FlitW           (FlitW),
-      .BufferDepth     (WormDepth),
-      .SyncBufferDepth (SyncDepth),
-      .TreeBufferDepth (TreeDepth),
-      .PathWorms       (PathWorms != 0),
-      .Trn             (Trn),
-      .Trm             (Trm),
-      .CntW            (CntW),
-      .HasRegs         (NumRegs > 0),
-      .Injection       (i == 0 || i >= NumPorts)
+      .FlitW (FlitW), .BufferDepth (WormDepth), .SyncBufferDepth (SyncDepth),
+      .TreeBufferDepth (TreeDepth), .PathWorms (PathWorms != 0), .Trn (Trn), .Trm (Trm),
+      .CntW (CntW), .HasRegs (NumRegs > 0), .Injection (i == 0 || i >= NumPorts)
     ) u_input (
-      .clk_i         (clk_i),
-      .rst_ni        (rst_ni),
-      .here_x_i      (here_x),
-      .here_y_i      (here_y),
-      .in_valid_i    (in_valid_i[i]),
-      .in_vc_i       (in_vc_i[i*VcW +: VcW]),
-      .in_flit_i     (in_flit_i[i*FlitW +: FlitW]),
-      .fresh_gid_o   (fresh_gid),
-      .cam_hit_i     (|cam_hit),
-      .cam_member_i  (|(cam_hit & reg_member)),
+      .clk_i (clk_i), .rst_ni (rst_ni), .here_x_i (here_x), .here_y_i (here_y),
+      // The flit presented, and its arrival's CAM lookup.
+      .in_valid_i (in_valid_i[i]), .in_vc_i (in_vc_i[i*VcW +: VcW]), .in_flit_i (in_flit[i]),
+      .fresh_gid_o (fresh_gid), .cam_hit_i (|cam_hit), .cam_member_i (|(cam_hit & reg_member)),
       .cam_transit_i (|(cam_hit & reg_transit)),
-      .credit_ok_i   (credit_ok),
-      .owner_free_i  (owner_free[i*NumPorts*NumOwners +: NumPorts*NumOwners]),
-      .owner_mine_i  (owner_mine[i*NumPorts*NumOwners +: NumPorts*NumOwners]),
-      .tree_head_o   (tree_head[i]),
-      .tree_flit_o   (tree_flit[i*FlitW +: FlitW]),
-      .tree_out_o    (tree_out[i*PortW +: PortW]),
-      .tree_claimed_i(tree_claimed[i]),
-      // The claimed links (bit 0: unused; the NI output needs no credit).
-      .tree_links_i  ({tree_outs[i*NumOut + 1 +: NumPorts - 1], 1'b0}),
-      .tree_drop_i   (tree_outs[i*NumOut +: NumOut] == '0),
-      .req_valid_o   (req_valid[i]),
-      .req_consume_o (req_consume[i]),
-      .req_cs_o      (req_cs[i]),
-      .req_out_o     (req_out[i*PortW +: PortW]),
-      .req_copy_o    (req_copy[i]),
-      .req_promote_o (req_promote[i]),
-      .req_tree_o    (req_tree[i]),
-      .req_drop_o    (req_drop[i]),
-      .req_vc_o      (req_vc[i*VcW +: VcW]),
-      .req_flit_o    (req_flit[i*FlitW +: FlitW]),
-      .req_cnt_o     (req_cnt[i*CntW +: CntW]),
-      .gnt_i         (in_gnt[i]),
-      .relabel_i     (relabel[i]),
-      .cs_done_i     (cs_done[i]),
-      .pop_o         (pop[i*NumVcs +: NumVcs]),
-      .full_o        (full[i*NumVcs +: NumVcs]),
-      .idle_o        (in_idle[i]),
-      .error_o       (in_error[i])
+      // Its view of the outputs: credits, and VC owners.
+      .credit_ok_i (credit_ok),
+      .owner_free_i (owner_free[i*NumPorts*NumOwners +: NumPorts*NumOwners]),
+      .owner_mine_i (owner_mine[i*NumPorts*NumOwners +: NumPorts*NumOwners]),
+      // Its tree worm: the head for the claim, and what it claimed (the claimed links:
+      // bit 0 unused, the NI output needs no credit).
+      .tree_head_o (tree_head[i]), .tree_flit_o (tree_flit[i*FlitW +: FlitW]),
+      .tree_out_o (tree_out[i*PortW +: PortW]), .tree_claimed_i (tree_claimed[i]),
+      .tree_links_i ({outs[NumPorts-1:1], 1'b0}), .tree_drop_i (outs == '0),
+      // Its request, and the answers.
+      .req_valid_o (req_valid[i]), .req_consume_o (req_consume[i]), .req_cs_o (req_cs[i]),
+      .req_out_o (req_out[i*PortW +: PortW]), .req_copy_o (req_copy[i]),
+      .req_promote_o (req_promote[i]), .req_tree_o (req_tree[i]), .req_drop_o (req_drop[i]),
+      .req_vc_o (req_vc[i*VcW +: VcW]), .req_flit_o (req_flit[i]),
+      .req_cnt_o (req_cnt[i*CntW +: CntW]),
+      .gnt_i (in_gnt[i]), .relabel_i (relabel[i]), .cs_done_i (cs_done[i]),
+      .pop_o (in_pop), .full_o (full), .idle_o (in_idle[i]), .error_o (in_error[i])
     );
+    assign req_flits[i*FlitW +: FlitW] = req_flit[i];
+    assign pop[i*NumVcs +: NumVcs] = in_pop;
 
-    assign tree_tail_gone[i] = in_gnt[i] && req_tree[i] && req_flit[i*FlitW + TailBit];
+    // Injection channel 0 is the Local input, channel ch > 0 input 4 + ch: what fits in
+    // its buffers, and what left them.
+    if (i == 0 || i >= NumPorts) begin : gen_channel
+      localparam int unsigned Ch = (i == 0) ? 0 : i - NumPorts + 1;
+      assign local_ready_o[Ch*NumVcs +: NumVcs] = ~full | in_pop;
+      assign inj_pop_o[Ch*NumVcs +: NumVcs] = in_pop;
+    end else begin : gen_link
+      // A link input's full flags are the upstream's business (credits).
+      logic unused_full;
+      assign unused_full = ^full;
+    end
   end
 
   // ---------------------------------------------------------------------------------------
@@ -317,209 +299,128 @@ module meshsync_router #(
   end
 
   meshsync_barrier #(
-    .FlitW        (FlitW),
-    .NumRegs      (NumRegs),
-    .MaxChildren  (MaxChildren),
-    .CoordXW      (CoordXW),
-    .CoordYW      (CoordYW),
-    .NumChildrenW (NumChildrenW),
-    .ArrivedW     (ArrivedW),
-    .CntW         (CntW),
-    .ReduceWords  (ReduceWords),
-    .PathRefsW    (PathRefsW)
+    .FlitW (FlitW), .NumRegs (NumRegs), .MaxChildren (MaxChildren), .CoordXW (CoordXW),
+    .CoordYW (CoordYW), .NumChildrenW (NumChildrenW), .ArrivedW (ArrivedW), .CntW (CntW),
+    .ReduceWords (ReduceWords), .PathRefsW (PathRefsW)
   ) u_barrier (
-    .clk_i              (clk_i),
-    .rst_ni             (rst_ni),
-    .here_x_i           (my_x_q),
-    .here_y_i           (my_y_q),
-    .consume_i          (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
-    .cs_i               (req_cs[NumPorts-1:0]),
-    .flit_i             (req_flit[NumPorts*FlitW-1:0]),
-    .vc_i               (req_vc[NumPorts*VcW-1:0]),
-    .cnt_i              (req_cnt[NumPorts*CntW-1:0]),
-    .take_o             (unit_take),
-    .relabel_o          (unit_relabel),
-    .cs_done_o          (unit_cs_done),
-    .reg_req_i          (reg_req),
-    .reg_child_x_i      (reg_child_x_i),
-    .reg_child_y_i      (reg_child_y_i),
-    .reg_child_route_i  (reg_child_route_i),
-    .reg_ok_o           (reg_ok_o),
-    .reg_valid_o        (reg_valid),
-    .reg_member_o       (reg_member),
-    .reg_transit_o      (reg_transit),
-    .reg_gid_o          (reg_gid),
-    .reg_num_children_o (reg_num_children),
-    .reg_child_x_o      (reg_child_x),
-    .reg_child_y_o      (reg_child_y),
-    .reg_child_route_o  (reg_child_route),
-    .credit_ok_i        (credit_ok),
-    .owner_free_i       (em_owner_free),
-    .owner_mine_i       (em_owner_mine),
-    .offer_o            (offer),
-    .offer_flit_o       (offer_flit),
-    .offer_vc_o         (offer_vc),
-    .offer_gnt_i        (offer_gnt),
-    .idle_o             (barrier_idle),
-    .error_o            (barrier_error)
+    .clk_i (clk_i), .rst_ni (rst_ni), .here_x_i (my_x_q), .here_y_i (my_y_q),
+    // The five ports' requests for the unit, and its answers.
+    .consume_i (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
+    .cs_i (req_cs[NumPorts-1:0]), .flit_i (req_flits[NumPorts*FlitW-1:0]),
+    .vc_i (req_vc[NumPorts*VcW-1:0]), .cnt_i (req_cnt[NumPorts*CntW-1:0]),
+    .take_o (unit_take), .relabel_o (unit_relabel), .cs_done_o (unit_cs_done),
+    // The software port, and the register file's state.
+    .reg_req_i (reg_req), .reg_child_x_i (reg_child_x_i), .reg_child_y_i (reg_child_y_i),
+    .reg_child_route_i (reg_child_route_i), .reg_ok_o (reg_ok_o),
+    .reg_valid_o (reg_valid), .reg_member_o (reg_member), .reg_transit_o (reg_transit),
+    .reg_gid_o (reg_gid), .reg_num_children_o (reg_num_children),
+    .reg_child_x_o (reg_child_x), .reg_child_y_o (reg_child_y),
+    .reg_child_route_o (reg_child_route),
+    // The emitter's offers.
+    .credit_ok_i (credit_ok), .owner_free_i (em_owner_free), .owner_mine_i (em_owner_mine),
+    .offer_o (offer), .offer_flit_o (offer_flit), .offer_vc_o (offer_vc),
+    .offer_gnt_i (offer_gnt),
+    .idle_o (barrier_idle), .error_o (barrier_error)
   );
 
   // ---------------------------------------------------------------------------------------
   // Tree claim (docs/tree-multicast.md)
   // ---------------------------------------------------------------------------------------
   meshsync_tree_claim #(
-    .FlitW        (FlitW),
-    .NumIn        (NumIn),
-    .NumOut       (NumOut),
-    .NiPorts      (NiPorts),
-    .NumRegs      (RegSlots),
-    .MaxChildren  (MaxChildren),
-    .CoordXW      (CoordXW),
-    .CoordYW      (CoordYW),
-    .NumChildrenW (NumChildrenW),
-    .InW          (InW)
+    .FlitW (FlitW), .NumIn (NumIn), .NumOut (NumOut), .NiPorts (NiPorts), .NumRegs (RegSlots),
+    .MaxChildren (MaxChildren), .CoordXW (CoordXW), .CoordYW (CoordYW),
+    .NumChildrenW (NumChildrenW), .InW (InW)
   ) u_tree_claim (
-    .clk_i              (clk_i),
-    .rst_ni             (rst_ni),
-    .here_x_i           (here_x),
-    .here_y_i           (here_y),
-    .head_i             (tree_head),
-    .head_flit_i        (tree_flit),
-    .head_out_i         (tree_out),
-    .reg_valid_i        (reg_valid),
-    .reg_member_i       (reg_member),
-    .reg_gid_i          (reg_gid),
-    .reg_num_children_i (reg_num_children),
-    .reg_child_x_i      (reg_child_x),
-    .reg_child_y_i      (reg_child_y),
-    .reg_child_route_i  (reg_child_route),
-    .room_i             (tree_room),
-    .tail_gone_i        (tree_tail_gone),
-    .claim_ok_o         (claim_ok),
-    .claim_idx_o        (claim_idx),
-    .claimed_o          (tree_claimed),
-    .outs_o             (tree_outs),
-    .child_o            (tree_child),
-    .child_x_o          (tree_child_x),
-    .child_y_o          (tree_child_y),
-    .child_route_o      (tree_child_route)
+    .clk_i (clk_i), .rst_ni (rst_ni), .here_x_i (here_x), .here_y_i (here_y),
+    .head_i (tree_head), .head_flit_i (tree_flit), .head_out_i (tree_out),
+    .reg_valid_i (reg_valid), .reg_member_i (reg_member), .reg_gid_i (reg_gid),
+    .reg_num_children_i (reg_num_children), .reg_child_x_i (reg_child_x),
+    .reg_child_y_i (reg_child_y), .reg_child_route_i (reg_child_route),
+    .room_i (tree_room), .tail_gone_i (tree_tail_gone),
+    .claim_ok_o (claim_ok), .claim_idx_o (claim_idx),
+    .claimed_o (tree_claimed), .outs_o (tree_outs), .child_o (tree_child),
+    .child_x_o (tree_child_x), .child_y_o (tree_child_y), .child_route_o (tree_child_route)
   );
 
   // ---------------------------------------------------------------------------------------
   // Switch allocation and crossbar (contract step 7)
   // ---------------------------------------------------------------------------------------
   meshsync_switch_allocator #(
-    .NumIn      (NumIn),
-    .NumOut     (NumOut),
-    .NiPorts    (NiPorts),
-    .HasEmitter (NumRegs > 0),
-    .IdxW       (IdxW)
+    .NumIn (NumIn), .NumOut (NumOut), .NiPorts (NiPorts), .HasEmitter (NumRegs > 0),
+    .IdxW (IdxW)
   ) u_switch (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .req_valid_i   (req_valid),
-    .req_consume_i (req_consume),
-    .req_out_i     (req_out),
-    .req_copy_i    (req_copy),
-    .req_tree_i    (req_tree),
-    .req_drop_i    (req_drop),
-    .tree_outs_i   (tree_outs),
-    .take_i        (take),
-    .offer_i       (offer),
-    .gnt_valid_o   (gnt_valid),
-    .gnt_idx_o     (gnt_idx),
-    .in_gnt_o      (in_gnt),
-    .offer_gnt_o   (offer_gnt),
-    .pop_i         (pop)
+    .clk_i (clk_i), .rst_ni (rst_ni),
+    .req_valid_i (req_valid), .req_consume_i (req_consume), .req_out_i (req_out),
+    .req_copy_i (req_copy), .req_tree_i (req_tree), .req_drop_i (req_drop),
+    .tree_outs_i (tree_outs), .take_i (take), .offer_i (offer),
+    .gnt_valid_o (gnt_valid), .gnt_idx_o (gnt_idx), .in_gnt_o (in_gnt),
+    .offer_gnt_o (offer_gnt), .pop_i (pop)
   );
-
 
   meshsync_crossbar #(
-    .FlitW      (FlitW),
-    .NumIn      (NumIn),
-    .NumOut     (NumOut),
-    .HasEmitter (NumRegs > 0),
-    .IdxW       (IdxW)
+    .FlitW (FlitW), .NumIn (NumIn), .NumOut (NumOut), .HasEmitter (NumRegs > 0), .IdxW (IdxW)
   ) u_crossbar (
-    .in_flit_i        (req_flit),
-    .in_vc_i          (req_vc),
-    .in_promote_i     (req_promote),
-    .in_tree_i        (req_tree),
-    .in_child_i       (tree_child),
-    .in_child_x_i     (tree_child_x),
-    .in_child_y_i     (tree_child_y),
-    .in_child_route_i (tree_child_route),
-    .em_flit_i        (offer_flit),
-    .em_vc_i          (offer_vc),
-    .gnt_valid_i      (gnt_valid),
-    .gnt_idx_i        (gnt_idx),
-    .out_valid_o      (out_valid_o),
-    .out_vc_o         (out_vc_o),
-    .out_flit_o       (out_flit_o)
+    .in_flit_i (req_flits), .in_vc_i (req_vc), .in_promote_i (req_promote),
+    .in_tree_i (req_tree), .in_child_i (tree_child), .in_child_x_i (tree_child_x),
+    .in_child_y_i (tree_child_y), .in_child_route_i (tree_child_route),
+    .em_flit_i (offer_flit), .em_vc_i (offer_vc),
+    .gnt_valid_i (gnt_valid), .gnt_idx_i (gnt_idx),
+    .out_valid_o (out_valid_o), .out_vc_o (out_vc_o), .out_flit_o (out_flit_o)
   );
+
+  // ---------------------------------------------------------------------------------------
+  // The flit fields the router reads: a tree worm's tail leaving its input (its claim
+  // ends), each output's tail (the VC's owner lets go), and a sync head on an injection
+  // channel 1-3. One struct temp at module level: Yosys 0.23 cannot size a struct declared
+  // inside a generate block.
+  // ---------------------------------------------------------------------------------------
+  meshsync_pkg::flit_t peek;
+  logic chan_error;
+  always_comb begin
+    peek = '0;
+    for (int i = 0; i < NumIn; i++) begin
+      peek = req_flit[i];
+      tree_tail_gone[i] = in_gnt[i] && req_tree[i] && peek.tail;
+    end
+    for (int o = 0; o < NumOut; o++) begin
+      peek = out_flit_o[o*FlitW +: FlitW];
+      out_tail[o] = peek.tail;
+    end
+    // Injection channels 1-3 carry worms only: a sync message there has no barrier unit
+    // path (the model's NI never sends one there).
+    chan_error = 1'b0;
+    for (int i = NumPorts; i < NumIn; i++) begin
+      peek = in_flit[i];
+      if (in_valid_i[i] && peek.head && peek.f.hdr.sync) chan_error = 1'b1;
+    end
+  end
 
   // ---------------------------------------------------------------------------------------
   // Output unit: what leaving flits change in credits and VC owners
   // ---------------------------------------------------------------------------------------
-  for (genvar o = 0; o < NumOut; o++) begin : gen_out_tail
-    assign out_tail[o] = out_flit_o[o*FlitW + TailBit];
-  end
-
   meshsync_output_unit #(
-    .NumIn           (NumIn),
-    .NumOut          (NumOut),
-    .NiPorts         (NiPorts),
-    .BufferDepth     (WormDepth),
-    .SyncBufferDepth (SyncDepth),
-    .TreeBufferDepth (TreeDepth),
-    .PathWorms       (PathWorms != 0),
-    .IdxW            (IdxW),
-    .InW             (InW)
+    .NumIn (NumIn), .NumOut (NumOut), .NiPorts (NiPorts), .BufferDepth (WormDepth),
+    .SyncBufferDepth (SyncDepth), .TreeBufferDepth (TreeDepth), .PathWorms (PathWorms != 0),
+    .IdxW (IdxW), .InW (InW)
   ) u_output (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .credit_in_i     (credit_in_i),
-    .out_valid_i     (out_valid_o),
-    .out_vc_i        (out_vc_o),
-    .out_tail_i      (out_tail),
-    .out_idx_i       (gnt_idx),
-    .claim_ok_i      (claim_ok),
-    .claim_idx_i     (claim_idx),
-    .credit_ok_o     (credit_ok),
-    .tree_room_o     (tree_room),
-    .in_owner_free_o (owner_free),
-    .in_owner_mine_o (owner_mine),
-    .em_owner_free_o (em_owner_free),
-    .em_owner_mine_o (em_owner_mine),
-    .error_o         (credit_error)
+    .clk_i (clk_i), .rst_ni (rst_ni), .credit_in_i (credit_in_i),
+    .out_valid_i (out_valid_o), .out_vc_i (out_vc_o), .out_tail_i (out_tail),
+    .out_idx_i (gnt_idx), .claim_ok_i (claim_ok), .claim_idx_i (claim_idx),
+    .credit_ok_o (credit_ok), .tree_room_o (tree_room),
+    .in_owner_free_o (owner_free), .in_owner_mine_o (owner_mine),
+    .em_owner_free_o (em_owner_free), .em_owner_mine_o (em_owner_mine),
+    .error_o (credit_error)
   );
 
   // ---------------------------------------------------------------------------------------
-  // Credits back upstream, injection channels, errors
+  // Credits back upstream, errors, idle
   // ---------------------------------------------------------------------------------------
   assign credit_out_o = {pop[NumPorts*NumVcs-1:NumVcs], {NumVcs{1'b0}}};
-  // Injection channel 0 is the Local input, channel ch > 0 input 4 + ch.
-  for (genvar ch = 0; ch < NiPorts; ch++) begin : gen_local_ready
-    localparam int unsigned I = (ch == 0) ? 0 : NumPorts + ch - 1;
-    assign local_ready_o[ch*NumVcs +: NumVcs] = ~full[I*NumVcs +: NumVcs] | pop[I*NumVcs +: NumVcs];
-    assign inj_pop_o[ch*NumVcs +: NumVcs] = pop[I*NumVcs +: NumVcs];
-  end
-  // Injection channels 1-3 carry worms only: a sync message there has no barrier unit
-  // path (the model's NI never sends one there).
-  logic chan_error;
-  always_comb begin
-    chan_error = 1'b0;
-    for (int i = NumPorts; i < NumIn; i++) begin
-      if (in_valid_i[i] && in_flit_i[i*FlitW + meshsync_pkg::head_bit(FlitW)] &&
-          in_flit_i[i*FlitW + meshsync_pkg::sync_bit(FlitW)]) chan_error = 1'b1;
-    end
-  end
   assign error_o = (|in_error) || credit_error || barrier_error || chan_error;
   assign idle_o = (&in_idle) && barrier_idle;
 
-  // The link inputs' full flags are the upstream's business (credits); input 5-7
-  // requests never reach the barrier unit.
+  // Input 5-7 requests never reach the barrier unit.
   logic unused_ports;
-  assign unused_ports = ^{full[NumPorts*NumVcs-1:NumVcs], req_cs, req_cnt};
+  assign unused_ports = ^{req_cs, req_cnt};
 
 endmodule

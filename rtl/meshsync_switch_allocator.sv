@@ -55,12 +55,20 @@ module meshsync_switch_allocator #(
     by_emitter = HasEmitter && (idx == IdxW'(NumIn));
   endfunction
 
+  // The ports that carry one field per input, unpacked (Yosys 0.23 takes no array ports).
+  logic [PortW-1:0] req_out [NumIn];
+  logic [NumOut-1:0] tree_outs [NumIn];
+  for (genvar i = 0; i < NumIn; i++) begin : gen_unpack
+    assign req_out[i] = req_out_i[i*PortW +: PortW];
+    assign tree_outs[i] = tree_outs_i[i*NumOut +: NumOut];
+  end
+
   logic [NumOut-1:0] gnt_valid, gnt_keep;
-  logic [NumOut*IdxW-1:0] gnt_idx;
+  logic [IdxW-1:0] gnt_idx [NumOut];
   // The links' grants (outputs 1-4) and Local's, kept apart: the NI outputs' requests
   // depend on the links' grants.
   logic [NumPorts-1:1] link_valid;
-  logic [NumPorts*IdxW-1:IdxW] link_idx;
+  logic [IdxW-1:0] link_idx [1:NumPorts-1];
   logic local_valid;
   logic [IdxW-1:0] local_idx;
   logic [NumIn-1:0] won_link;  // per input: its request's link granted to it
@@ -84,8 +92,8 @@ module meshsync_switch_allocator #(
         assign req[i] = ni_req[i] && (meshsync_pkg::eject_of(i, NiPorts) == 0);
       end else begin : gen_link
         assign req[i] = req_valid_i[i] && !req_consume_i[i] &&
-                        (req_tree_i[i] ? (!req_drop_i[i] && tree_outs_i[i*NumOut + o])
-                                       : (req_out_i[i*PortW +: PortW] == PortW'(o)));
+                        (req_tree_i[i] ? (!req_drop_i[i] && tree_outs[i][o])
+                                       : (req_out[i] == PortW'(o)));
       end
     end
     if (HasEmitter) begin : gen_req_emitter
@@ -108,8 +116,9 @@ module meshsync_switch_allocator #(
       assign local_idx = idx;
     end else begin : gen_link
       assign link_valid[o] = valid;
-      assign link_idx[o*IdxW +: IdxW] = idx;
+      assign link_idx[o] = idx;
     end
+    assign gnt_idx[o] = idx;
   end
 
   // Pass 1's winners.
@@ -118,8 +127,8 @@ module meshsync_switch_allocator #(
     won_links = '1;
     for (int i = 0; i < NumIn; i++) begin
       for (int o = 1; o < NumPorts; o++) begin
-        if (link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))) won_link[i] = 1'b1;
-        if (tree_outs_i[i*NumOut + o] && !(link_valid[o] && (link_idx[o*IdxW +: IdxW] == IdxW'(i))))
+        if (link_valid[o] && (link_idx[o] == IdxW'(i))) won_link[i] = 1'b1;
+        if (tree_outs[i][o] && !(link_valid[o] && (link_idx[o] == IdxW'(i))))
           won_links[i] = 1'b0;
       end
     end
@@ -127,19 +136,18 @@ module meshsync_switch_allocator #(
 
   // Pass 2's requests: the NI outputs (Local, or an all-port input's ejection output).
   for (genvar i = 0; i < NumIn; i++) begin : gen_ni_req
-    assign tree_ni[i] = tree_outs_i[i*NumOut + meshsync_pkg::eject_of(i, NiPorts)];
+    assign tree_ni[i] = tree_outs[i][meshsync_pkg::eject_of(i, NiPorts)];
     assign ni_req[i] = req_valid_i[i] && !req_consume_i[i] &&
                        (req_tree_i[i] ? (!req_drop_i[i] && tree_ni[i] && won_links[i])
                                       : req_copy_i[i] ? won_link[i]
-                                                      : (req_out_i[i*PortW +: PortW] == meshsync_pkg::PortLocal));
+                                                      : (req_out[i] == meshsync_pkg::PortLocal));
   end
 
   assign gnt_valid[NumPorts-1:0] = {link_valid, local_valid};
-  assign gnt_idx[NumPorts*IdxW-1:0] = {link_idx, local_idx};
   // All-port: input p's ejection output (4+p) carries its flits alone.
   for (genvar o = NumPorts; o < NumOut; o++) begin : gen_eject_output
     assign gnt_valid[o] = ni_req[o - NumPorts + 1];
-    assign gnt_idx[o*IdxW +: IdxW] = IdxW'(o - NumPorts + 1);
+    assign gnt_idx[o] = IdxW'(o - NumPorts + 1);
   end
 
   for (genvar i = 0; i < NumIn; i++) begin : gen_ni_won
@@ -158,11 +166,11 @@ module meshsync_switch_allocator #(
     gnt_keep = '1;
     for (int o = 1; o < NumPorts; o++) begin
       for (int i = 0; i < NumIn; i++) begin
-        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_copy_i[i] && !ni_won[i]) begin
+        if ((link_idx[o] == IdxW'(i)) && req_copy_i[i] && !ni_won[i]) begin
           gnt_keep[o] = 1'b0;
         end
         // A tree flit leaves only with every output it claimed.
-        if ((link_idx[o*IdxW +: IdxW] == IdxW'(i)) && req_tree_i[i] &&
+        if ((link_idx[o] == IdxW'(i)) && req_tree_i[i] &&
             !(won_links[i] && (!tree_ni[i] || ni_won[i]))) begin
           gnt_keep[o] = 1'b0;
         end
@@ -170,7 +178,9 @@ module meshsync_switch_allocator #(
     end
   end
   assign gnt_valid_o = gnt_valid & gnt_keep;
-  assign gnt_idx_o = gnt_idx;
+  for (genvar o = 0; o < NumOut; o++) begin : gen_pack_gnt
+    assign gnt_idx_o[o*IdxW +: IdxW] = gnt_idx[o];
+  end
 
   // One pop per input, whatever it sent to.
   always_comb begin
@@ -179,11 +189,11 @@ module meshsync_switch_allocator #(
     offer_gnt_o = '0;
     for (int o = 0; o < NumOut; o++) begin
       for (int i = 0; i < NumIn; i++) begin
-        if (gnt_valid_o[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i))) in_gnt_o[i] = 1'b1;
+        if (gnt_valid_o[o] && (gnt_idx[o] == IdxW'(i))) in_gnt_o[i] = 1'b1;
       end
     end
     for (int o = 0; o < NumPorts; o++) begin
-      if (gnt_valid_o[o] && by_emitter(gnt_idx[o*IdxW +: IdxW])) offer_gnt_o[o] = 1'b1;
+      if (gnt_valid_o[o] && by_emitter(gnt_idx[o])) offer_gnt_o[o] = 1'b1;
     end
   end
 
@@ -198,6 +208,10 @@ module meshsync_switch_allocator #(
   // output, or through a link and its NI output
   // (absorbed and forwarded), or through every output its tree worm claimed, or through
   // none (taken by the barrier unit, or a dropped tree worm's).
+  logic [NumVcs-1:0] pop [NumIn];
+  for (genvar i = 0; i < NumIn; i++) begin : gen_unpack_pop
+    assign pop[i] = pop_i[i*NumVcs +: NumVcs];
+  end
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       for (int i = 0; i < NumIn; i++) begin
@@ -206,18 +220,18 @@ module meshsync_switch_allocator #(
         outs = 0;
         won = '0;
         for (int o = 0; o < NumOut; o++) begin
-          won[o] = gnt_valid_o[o] && (gnt_idx[o*IdxW +: IdxW] == IdxW'(i));
+          won[o] = gnt_valid_o[o] && (gnt_idx[o] == IdxW'(i));
           outs += int'(won[o]);
         end
-        OnePopPerGrant_A: assert ($countones(pop_i[i*NumVcs +: NumVcs]) == int'(in_gnt_o[i]))
-          else $error("input %0d popped %0d flits on %0d grants", i, $countones(pop_i[i*NumVcs +: NumVcs]),
+        OnePopPerGrant_A: assert ($countones(pop[i]) == int'(in_gnt_o[i]))
+          else $error("input %0d popped %0d flits on %0d grants", i, $countones(pop[i]),
                       int'(in_gnt_o[i]));
         if (!in_gnt_o[i] || take_i[i] || req_drop_i[i]) begin
           FlitConserved_A: assert (outs == 0) else $error("input %0d: a flit left that was not popped", i);
         end else if (req_tree_i[i]) begin
-          FlitConservedTree_A: assert (won == tree_outs_i[i*NumOut +: NumOut])
+          FlitConservedTree_A: assert (won == tree_outs[i])
             else $error("input %0d: a tree flit left on outputs %b, not on those it claimed, %b", i, won,
-                        tree_outs_i[i*NumOut +: NumOut]);
+                        tree_outs[i]);
         end else begin
           FlitConservedWorm_A: assert (outs == 1 + int'(req_copy_i[i]))
             else $error("input %0d: a popped flit left on %0d outputs", i, outs);

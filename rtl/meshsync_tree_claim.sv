@@ -66,10 +66,29 @@ module meshsync_tree_claim #(
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
-  localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned OutW = $clog2(NumOut);
   // Signed loop bound: no constant-comparison warning with one child.
   localparam int MaxChildrenI = MaxChildren;
+
+  // The ports that carry one field per input or per register, unpacked (Yosys 0.23 takes
+  // no array ports). A register's children stay one vector each: meshsync_child_hops takes
+  // them so.
+  logic [FlitW-1:0] head_flit [NumIn];
+  logic [PortW-1:0] head_out [NumIn];
+  for (genvar i = 0; i < NumIn; i++) begin : gen_unpack_input
+    assign head_flit[i] = head_flit_i[i*FlitW +: FlitW];
+    assign head_out[i] = head_out_i[i*PortW +: PortW];
+  end
+  logic [NumChildrenW-1:0] reg_num_children [NumRegs];
+  logic [MaxChildren*CoordXW-1:0] reg_child_x [NumRegs];
+  logic [MaxChildren*CoordYW-1:0] reg_child_y [NumRegs];
+  logic [MaxChildren-1:0] reg_child_route [NumRegs];
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_unpack_reg
+    assign reg_num_children[k] = reg_num_children_i[k*NumChildrenW +: NumChildrenW];
+    assign reg_child_x[k] = reg_child_x_i[k*MaxChildren*CoordXW +: MaxChildren*CoordXW];
+    assign reg_child_y[k] = reg_child_y_i[k*MaxChildren*CoordYW +: MaxChildren*CoordYW];
+    assign reg_child_route[k] = reg_child_route_i[k*MaxChildren +: MaxChildren];
+  end
 
   // ---------------------------------------------------------------------------------------
   // The claimant
@@ -93,7 +112,7 @@ module meshsync_tree_claim #(
     else if (claim_valid) rr_q <= rr_next;
   end
 
-  logic [FlitW-1:0] flit;
+  meshsync_pkg::flit_t flit;
   logic [PortW-1:0] out;
   // The claimant's NI output: Local, or (all-port) its link's ejection output 5-8.
   logic [OutW-1:0] eject;
@@ -103,16 +122,17 @@ module meshsync_tree_claim #(
     eject = '0;
     for (int i = 0; i < NumIn; i++) begin
       if (claim_idx == InW'(i)) begin
-        flit = head_flit_i[i*FlitW +: FlitW];
-        out = head_out_i[i*PortW +: PortW];
+        flit = head_flit[i];
+        out = head_out[i];
         eject = OutW'(meshsync_pkg::eject_of(i, NiPorts));
       end
     end
   end
   // The claim reads the group; the route and destination were read at arrival.
   logic unused_flit;
-  assign unused_flit = ^{flit[FlitW-1:meshsync_pkg::TreeGidLsb + GidW],
-                         flit[meshsync_pkg::TreeGidLsb-1:0]};
+  assign unused_flit = ^{flit.head, flit.tail, flit.f.hdr.sync, flit.f.hdr.route,
+                         flit.f.hdr.view.tree.mcast, flit.f.hdr.view.tree.base,
+                         flit.f.hdr.view.tree.spare, flit.f.hdr.dest_y, flit.f.hdr.dest_x};
 
   // ---------------------------------------------------------------------------------------
   // The group's children: the member register of the group, and each child's first hop
@@ -121,16 +141,21 @@ module meshsync_tree_claim #(
   logic [NumChildrenW-1:0] n;
   logic [MaxChildren*CoordXW-1:0] rx;
   logic [MaxChildren*CoordYW-1:0] ry;
-  logic [MaxChildren*CoordW-1:0] cx, cy;
   logic [MaxChildren-1:0] cr;
-  logic [MaxChildren*PortW-1:0] cport;
+  // meshsync_child_hops gives the children's addresses and first hops as flat vectors,
+  // unpacked into cx, cy and cport.
+  logic [MaxChildren*CoordW-1:0] hops_x, hops_y;
+  logic [MaxChildren*PortW-1:0] hops_port;
+  logic [CoordW-1:0] cx [MaxChildren];
+  logic [CoordW-1:0] cy [MaxChildren];
+  logic [PortW-1:0] cport [MaxChildren];
 
   meshsync_group_cam #(
     .NumRegs (NumRegs)
   ) u_cam (
     .valid_i (reg_valid_i & reg_member_i),
     .gid_i   (reg_gid_i),
-    .key_i   (flit[meshsync_pkg::TreeGidLsb +: GidW]),
+    .key_i   (flit.f.hdr.view.tree.gid),
     .hit_o   (hit)
   );
 
@@ -143,10 +168,10 @@ module meshsync_tree_claim #(
     cr = '0;
     for (int k = 0; k < NumRegs; k++) begin
       if (hit[k]) begin
-        n = reg_num_children_i[k*NumChildrenW +: NumChildrenW];
-        rx = reg_child_x_i[k*MaxChildren*CoordXW +: MaxChildren*CoordXW];
-        ry = reg_child_y_i[k*MaxChildren*CoordYW +: MaxChildren*CoordYW];
-        cr = reg_child_route_i[k*MaxChildren +: MaxChildren];
+        n = reg_num_children[k];
+        rx = reg_child_x[k];
+        ry = reg_child_y[k];
+        cr = reg_child_route[k];
       end
     end
   end
@@ -161,10 +186,15 @@ module meshsync_tree_claim #(
     .child_x_i     (rx),
     .child_y_i     (ry),
     .child_route_i (cr),
-    .child_x_o     (cx),
-    .child_y_o     (cy),
-    .port_o        (cport)
+    .child_x_o     (hops_x),
+    .child_y_o     (hops_y),
+    .port_o        (hops_port)
   );
+  for (genvar j = 0; j < MaxChildren; j++) begin : gen_unpack_child
+    assign cx[j] = hops_x[j*CoordW +: CoordW];
+    assign cy[j] = hops_y[j*CoordW +: CoordW];
+    assign cport[j] = hops_port[j*PortW +: PortW];
+  end
 
   // ---------------------------------------------------------------------------------------
   // What the claimant wants, and gets
@@ -173,14 +203,17 @@ module meshsync_tree_claim #(
   // behind the same port replaces an earlier one, as in the model).
   logic [NumOut-1:0] want;
   logic [NumPorts-1:0] child;
-  logic [NumPorts*CoordW-1:0] px, py;
+  logic [CoordW-1:0] px [NumPorts];
+  logic [CoordW-1:0] py [NumPorts];
   logic [NumPorts-1:0] pr;
   always_comb begin
     want = '0;
     child = '0;
-    px = '0;
-    py = '0;
     pr = '0;
+    for (int o = 0; o < NumPorts; o++) begin
+      px[o] = '0;
+      py[o] = '0;
+    end
     if (out != meshsync_pkg::PortLocal) begin
       for (int o = 1; o < NumPorts; o++) begin
         if (out == PortW'(o)) want[o] = 1'b1;
@@ -193,11 +226,11 @@ module meshsync_tree_claim #(
         for (int j = 0; j < MaxChildrenI; j++) begin
           if (NumChildrenW'(j) < n) begin
             for (int o = 1; o < NumPorts; o++) begin
-              if (cport[j*PortW +: PortW] == PortW'(o)) begin
+              if (cport[j] == PortW'(o)) begin
                 want[o] = 1'b1;
                 child[o] = 1'b1;
-                px[o*CoordW +: CoordW] = cx[j*CoordW +: CoordW];
-                py[o*CoordW +: CoordW] = cy[j*CoordW +: CoordW];
+                px[o] = cx[j];
+                py[o] = cy[j];
                 pr[o] = cr[j];
               end
             end
@@ -213,40 +246,30 @@ module meshsync_tree_claim #(
   // ---------------------------------------------------------------------------------------
   // Per input, the worm passing: this cycle's claim included; a tail leaving clears it
   // ---------------------------------------------------------------------------------------
+  // The registers are flat, in the output ports' layout (input i's field at i * width):
+  // rtl-equiv pairs flip-flops by name, and Yosys names the elements of an unpacked array
+  // register apart (outs_q[0], ...). Each input's field is read and written once, here.
   logic [NumIn*NumOut-1:0] outs_q, outs_d;
   logic [NumIn*NumPorts-1:0] child_q, child_d, cr_q;
   logic [NumIn*NumPorts*CoordW-1:0] cx_q, cy_q;
 
-  always_comb begin
-    claimed_o = claimed_q;
-    outs_o = outs_q;
-    child_o = child_q;
-    child_x_o = cx_q;
-    child_y_o = cy_q;
-    child_route_o = cr_q;
-    for (int i = 0; i < NumIn; i++) begin
-      if (claim_valid && (claim_idx == InW'(i))) begin
-        claimed_o[i] = 1'b1;
-        outs_o[i*NumOut +: NumOut] = claim_ok_o;
-        child_o[i*NumPorts +: NumPorts] = child;
-        child_x_o[i*NumPorts*CoordW +: NumPorts*CoordW] = px;
-        child_y_o[i*NumPorts*CoordW +: NumPorts*CoordW] = py;
-        child_route_o[i*NumPorts +: NumPorts] = pr;
-      end
+  for (genvar i = 0; i < NumIn; i++) begin : gen_worm
+    // Input i is this cycle's claimant.
+    logic claimant;
+    assign claimant = claim_valid && (claim_idx == InW'(i));
+    assign claimed_o[i] = claimant || claimed_q[i];
+    assign outs_o[i*NumOut +: NumOut] = claimant ? claim_ok_o : outs_q[i*NumOut +: NumOut];
+    assign child_o[i*NumPorts +: NumPorts] = claimant ? child : child_q[i*NumPorts +: NumPorts];
+    assign child_route_o[i*NumPorts +: NumPorts] = claimant ? pr : cr_q[i*NumPorts +: NumPorts];
+    for (genvar p = 0; p < NumPorts; p++) begin : gen_port
+      localparam int unsigned At = (i*NumPorts + p) * CoordW;
+      assign child_x_o[At +: CoordW] = claimant ? px[p] : cx_q[At +: CoordW];
+      assign child_y_o[At +: CoordW] = claimant ? py[p] : cy_q[At +: CoordW];
     end
-  end
-
-  always_comb begin
-    claimed_d = claimed_o;
-    outs_d = outs_o;
-    child_d = child_o;
-    for (int i = 0; i < NumIn; i++) begin
-      if (tail_gone_i[i]) begin
-        claimed_d[i] = 1'b0;
-        outs_d[i*NumOut +: NumOut] = '0;
-        child_d[i*NumPorts +: NumPorts] = '0;
-      end
-    end
+    // A tail leaving clears the claim (not the children's addresses: child_o says which hold).
+    assign claimed_d[i] = claimed_o[i] && !tail_gone_i[i];
+    assign outs_d[i*NumOut +: NumOut] = tail_gone_i[i] ? '0 : outs_o[i*NumOut +: NumOut];
+    assign child_d[i*NumPorts +: NumPorts] = tail_gone_i[i] ? '0 : child_o[i*NumPorts +: NumPorts];
   end
 
   always_ff @(posedge clk_i) begin

@@ -41,29 +41,48 @@ module meshsync_vc_owners #(
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned NumOwners = meshsync_pkg::NumOwners;
+  localparam int unsigned NumSlots = NumOut * NumOwners;
   localparam int unsigned VcW = meshsync_pkg::VcW;
   // An owner is an input or the emitter: a grant's index.
   localparam int unsigned OwnW = IdxW;
 
-  logic [NumOut*NumOwners-1:0] valid_q, valid_d;
-  logic [NumOut*NumOwners*OwnW-1:0] owner_q, owner_d;
+  // Each output's leaving flit, unpacked (Yosys 0.23 takes no array ports).
+  logic [VcW-1:0] leave_vc [NumOut];
+  logic [IdxW-1:0] leave_idx [NumOut];
+  for (genvar o = 0; o < NumOut; o++) begin : gen_unpack_leave
+    assign leave_vc[o] = leave_vc_i[o*VcW +: VcW];
+    assign leave_idx[o] = leave_idx_i[o*IdxW +: IdxW];
+  end
+
+  // Per owner slot (meshsync_pkg::owner_slot): held, and by whom. The registers are flat
+  // vectors (slot k's owner at k * OwnW): rtl-equiv pairs flip-flops by name, and Yosys
+  // names the elements of an unpacked array register apart (owner_q[0], ...). The owners
+  // are unpacked and packed once, here, into owner and owner_next.
+  logic [NumSlots-1:0] valid_q, valid_d;
+  logic [NumSlots*OwnW-1:0] owner_q, owner_d;
+  logic [OwnW-1:0] owner [NumSlots];
+  logic [OwnW-1:0] owner_next [NumSlots];
+  for (genvar k = 0; k < NumSlots; k++) begin : gen_owner
+    assign owner[k] = owner_q[k*OwnW +: OwnW];
+    assign owner_d[k*OwnW +: OwnW] = owner_next[k];
+  end
 
   always_comb begin
     valid_d = valid_q;
-    owner_d = owner_q;
+    for (int k = 0; k < NumSlots; k++) owner_next[k] = owner[k];
     // A tree head's claim holds the tree VC of each output it got.
     for (int o = 0; o < NumOut; o++) begin
       if (claim_ok_i[o]) begin
         valid_d[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)] = 1'b1;
-        owner_d[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)*OwnW +: OwnW] = OwnW'(claim_idx_i);
+        owner_next[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)] = OwnW'(claim_idx_i);
       end
     end
     // A message that an input or the emitter wins holds the output's VC until its tail.
     for (int o = 0; o < NumOut; o++) begin
       for (int s = 0; s < NumOwners; s++) begin
-        if (leave_i[o] && (leave_vc_i[o*VcW +: VcW] == meshsync_pkg::owner_vc(s))) begin
+        if (leave_i[o] && (leave_vc[o] == meshsync_pkg::owner_vc(s))) begin
           valid_d[meshsync_pkg::owner_slot(o, s)] = !leave_tail_i[o];
-          owner_d[meshsync_pkg::owner_slot(o, s)*OwnW +: OwnW] = leave_idx_i[o*IdxW +: IdxW];
+          owner_next[meshsync_pkg::owner_slot(o, s)] = leave_idx[o];
         end
       end
     end
@@ -87,10 +106,9 @@ module meshsync_vc_owners #(
     if (rst_ni) begin
       for (int o = 0; o < NumOut; o++) begin
         for (int s = 0; s < NumOwners; s++) begin
-          if (leave_i[o] && (leave_vc_i[o*VcW +: VcW] == meshsync_pkg::owner_vc(s)) &&
+          if (leave_i[o] && (leave_vc[o] == meshsync_pkg::owner_vc(s)) &&
               valid_q[meshsync_pkg::owner_slot(o, s)]) begin
-            VcOwnerLeaves_A: assert (owner_q[meshsync_pkg::owner_slot(o, s)*OwnW +: OwnW] ==
-                                     leave_idx_i[o*IdxW +: IdxW])
+            VcOwnerLeaves_A: assert (owner[meshsync_pkg::owner_slot(o, s)] == leave_idx[o])
               else $error("a flit left on output %0d's VC %0d, held by another input", o,
                           meshsync_pkg::owner_vc(s));
           end
@@ -111,7 +129,7 @@ module meshsync_vc_owners #(
         localparam int unsigned Slot = meshsync_pkg::owner_slot(O, s);
         localparam int unsigned Bit = i*NumPorts*NumOwners + meshsync_pkg::owner_slot(p, s);
         assign in_free_o[Bit] = !valid_q[Slot];
-        assign in_mine_o[Bit] = valid_q[Slot] && (owner_q[Slot*OwnW +: OwnW] == OwnW'(i));
+        assign in_mine_o[Bit] = valid_q[Slot] && (owner[Slot] == OwnW'(i));
       end
     end
   end
@@ -120,7 +138,7 @@ module meshsync_vc_owners #(
     for (genvar y = 0; y < 2; y++) begin : gen_sync
       localparam int unsigned Slot = meshsync_pkg::owner_slot(p, meshsync_pkg::sync_owner(y != 0));
       assign em_free_o[p*2 + y] = !valid_q[Slot];
-      assign em_mine_o[p*2 + y] = valid_q[Slot] && (owner_q[Slot*OwnW +: OwnW] == OwnW'(NumIn));
+      assign em_mine_o[p*2 + y] = valid_q[Slot] && (owner[Slot] == OwnW'(NumIn));
     end
   end
 
