@@ -160,11 +160,13 @@ module meshsync_input_buffer #(
       // Each entry takes the new flit's countdown, or the fresh entry's correction with
       // this cycle already run, or counts down one cycle (stopping at 0).
       for (int e = 0; e < Depth; e++) begin
-        cnt_q[e*CntW +: CntW] <=
-            (write && (wr_ptr_q == PtrW'(e))) ? push_cnt_i :
-            (wrote_q && fix_cnt_i && (fresh_ptr == PtrW'(e))) ?
-                ((fix_cnt_value_i == '0) ? '0 : fix_cnt_value_i - 1'b1) :
-            (cnt[e] != '0) ? cnt[e] - 1'b1 : '0;
+        if (write && (wr_ptr_q == PtrW'(e))) begin
+          cnt_q[e*CntW +: CntW] <= push_cnt_i;
+        end else if (wrote_q && fix_cnt_i && (fresh_ptr == PtrW'(e))) begin
+          cnt_q[e*CntW +: CntW] <= (fix_cnt_value_i == '0) ? '0 : fix_cnt_value_i - 1'b1;
+        end else if (cnt[e] != '0) begin
+          cnt_q[e*CntW +: CntW] <= cnt[e] - 1'b1;
+        end
       end
     end
   end
