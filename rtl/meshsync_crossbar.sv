@@ -84,24 +84,19 @@ module meshsync_crossbar #(
       out_vc[o] = '0;
       for (int i = 0; i < NumIn; i++) begin
         if (gnt_idx[o] == IdxW'(i)) begin
-          out_flit[o] = in_flit[i];
-          out_vc[o] = in_vc[i];
-        end
-      end
-    end
-    // On a link: the forwarded worm's head, and a tree head's copy to a child (whether it
-    // is a head is read as the flit came).
-    for (int o = 1; o < NumPorts; o++) begin
-      for (int i = 0; i < NumIn; i++) begin
-        if (gnt_idx[o] == IdxW'(i)) begin
           flit = in_flit[i];
-          if (in_tree_i[i] && in_child[i][o] && flit.head) begin
-            flit.f.hdr.dest_x = in_child_x[i][o];
-            flit.f.hdr.dest_y = in_child_y[i][o];
-            flit.f.hdr.route = in_child_route[i][o];
+          // On a link: a tree head's copy to a child (whether it is a head is read as the
+          // flit came), and the forwarded worm's head.
+          if (o >= 1 && o < NumPorts) begin
+            if (in_tree_i[i] && in_child[i][o] && flit.head) begin
+              flit.f.hdr.dest_x = in_child_x[i][o];
+              flit.f.hdr.dest_y = in_child_y[i][o];
+              flit.f.hdr.route = in_child_route[i][o];
+            end
+            if (in_promote_i[i]) flit.head = 1'b1;
           end
-          if (in_promote_i[i]) flit.head = 1'b1;
           out_flit[o] = flit;
+          out_vc[o] = in_vc[i];
         end
       end
     end
