@@ -41,40 +41,22 @@ module meshsync_emitter_read_mux #(
   localparam int unsigned NumChildSlots = NumRegs * MaxChildren;
   localparam int unsigned FlatW = (NumChildSlots > 1) ? $clog2(NumChildSlots) : 1;
 
-  // The ports by register, and the children by reg * MaxChildren + child (the order the
-  // ports carry them in).
-  logic [GidW-1:0] gid [NumRegs];
-  logic [CoordXW-1:0] parent_x [NumRegs];
-  logic [CoordYW-1:0] parent_y [NumRegs];
-  logic [DataW-1:0] slot [NumRegs];
-  logic [NumChildrenW-1:0] num_children [NumRegs];
-  logic [CoordXW-1:0] child_x [NumChildSlots];
-  logic [CoordYW-1:0] child_y [NumChildSlots];
-
-  for (genvar k = 0; k < NumRegs; k++) begin : gen_reg
-    assign gid[k] = gid_i[k*GidW +: GidW];
-    assign parent_x[k] = parent_x_i[k*CoordXW +: CoordXW];
-    assign parent_y[k] = parent_y_i[k*CoordYW +: CoordYW];
-    assign slot[k] = slot_i[k*DataW +: DataW];
-    assign num_children[k] = num_children_i[k*NumChildrenW +: NumChildrenW];
-  end
-  for (genvar c = 0; c < NumChildSlots; c++) begin : gen_child
-    assign child_x[c] = child_x_i[c*CoordXW +: CoordXW];
-    assign child_y[c] = child_y_i[c*CoordYW +: CoordYW];
-  end
-
+  // Reads by a variable index stay part-selects of the flat ports: Yosys 0.23 maps them to
+  // one shifter, where an unpacked array read by the same index becomes a compare-and-mux
+  // per element (668 more cells in default-regs16; docs/rtl.md, "Typed flits, indexed
+  // arrays").
   logic [FlatW-1:0] flat;  // reg * MaxChildren + child
   assign flat = FlatW'(rd_reg_i) * FlatW'(MaxChildren) + FlatW'(rd_child_i);
 
-  assign rd_gid_o = gid[rd_reg_i];
+  assign rd_gid_o = gid_i[rd_reg_i*GidW +: GidW];
   assign rd_parent_valid_o = parent_valid_i[rd_reg_i];
-  assign rd_parent_x_o = parent_x[rd_reg_i];
-  assign rd_parent_y_o = parent_y[rd_reg_i];
+  assign rd_parent_x_o = parent_x_i[rd_reg_i*CoordXW +: CoordXW];
+  assign rd_parent_y_o = parent_y_i[rd_reg_i*CoordYW +: CoordYW];
   assign rd_route_o = route_i[rd_reg_i];
-  assign rd_slot_o = slot[rd_reg_i];
-  assign rd_num_children_o = num_children[rd_reg_i];
-  assign rd_child_x_o = child_x[flat];
-  assign rd_child_y_o = child_y[flat];
+  assign rd_slot_o = slot_i[rd_reg_i*DataW +: DataW];
+  assign rd_num_children_o = num_children_i[rd_reg_i*NumChildrenW +: NumChildrenW];
+  assign rd_child_x_o = child_x_i[flat*CoordXW +: CoordXW];
+  assign rd_child_y_o = child_y_i[flat*CoordYW +: CoordYW];
   assign rd_child_route_o = child_route_i[flat];
 
 endmodule

@@ -93,7 +93,8 @@ module meshsync_input_buffer #(
   assign head_flit_o = flit_q[rd_ptr_q];
   assign head_out_o = (head_fresh && fix_out_i) ? fix_out_port_i : out_q[rd_ptr_q];
   assign head_tag_o = tag_q[rd_ptr_q];
-  assign head_cnt_o = (head_fresh && fix_cnt_i) ? fix_cnt_value_i : cnt[rd_ptr_q];
+  // Read by the pointer as a part-select (a shifter; cnt[rd_ptr_q] costs 62 more cells in base).
+  assign head_cnt_o = (head_fresh && fix_cnt_i) ? fix_cnt_value_i : cnt_q[rd_ptr_q*CntW +: CntW];
   assign head_ready_o = !empty_o && (head_cnt_o == '0);
 
   always_comb begin

@@ -131,7 +131,8 @@ module meshsync_input_port #(
   // array's are named per element); worm_out[s] is slot s's output, worm_out_next[s] its
   // next value.
   logic [2*PortW-1:0] worm_out_q, worm_out_d;
-  logic [PortW-1:0] worm_out [2], worm_out_next [2];
+  logic [PortW-1:0] worm_out [2];
+  logic worm_update;
   logic [1:0] worm_copy_q, worm_copy_d, worm_promote_q, worm_promote_d;
   // The arriving flit's slot now, and what it leaves for the flits behind it.
   logic [PortW-1:0] cur_out, nxt_out;
@@ -182,9 +183,13 @@ module meshsync_input_port #(
                   (base_port != meshsync_pkg::PortLocal);
   assign route_port = forced ? in_first : base_port;
 
+  // A worm flit arriving updates its slot.
+  assign worm_update = in_valid_i && !in_sync && !in_sync_vc && !in_tree_vc;
   for (genvar s = 0; s < 2; s++) begin : gen_worm_slot
     assign worm_out[s] = worm_out_q[s*PortW +: PortW];
-    assign worm_out_d[s*PortW +: PortW] = worm_out_next[s];
+    assign worm_out_d[s*PortW +: PortW] = (worm_update && (slot == s)) ? nxt_out : worm_out[s];
+    assign worm_copy_d[s] = (worm_update && (slot == s)) ? nxt_copy : worm_copy_q[s];
+    assign worm_promote_d[s] = (worm_update && (slot == s)) ? nxt_promote : worm_promote_q[s];
   end
 
   assign cur_out = worm_out[slot];
@@ -232,18 +237,6 @@ module meshsync_input_port #(
     if (!in_sync && in_tail) begin
       nxt_copy = 1'b0;
       nxt_promote = 1'b0;
-    end
-  end
-
-  // A worm flit arriving updates its slot.
-  always_comb begin
-    worm_copy_d = worm_copy_q;
-    worm_promote_d = worm_promote_q;
-    for (int s = 0; s < 2; s++) worm_out_next[s] = worm_out[s];
-    if (in_valid_i && !in_sync && !in_sync_vc && !in_tree_vc) begin
-      worm_out_next[slot] = nxt_out;
-      worm_copy_d[slot] = nxt_copy;
-      worm_promote_d[slot] = nxt_promote;
     end
   end
 
