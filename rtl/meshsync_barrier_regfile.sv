@@ -7,6 +7,8 @@
 //   3. the software port (program: find-or-allocate; free: unprogram a member entry).
 // Arrival processing looks GIDs up in the current state (the registers as they are at the
 // start of the arrival cycle), never in the next one.
+`include "meshsync_assert.svh"
+
 module meshsync_barrier_regfile #(
   /// Barrier registers (>= 1; a router without registers has no register file).
   parameter int unsigned NumRegs = 4,
@@ -309,19 +311,13 @@ module meshsync_barrier_regfile #(
   logic unused_req;
   assign unused_req = ^{reg_i.parent_x, reg_i.parent_y};
 
-`ifndef SYNTHESIS
-  // Assertion: one valid entry per GID (meshsync_group_cam's hits are one-hot only then,
-  // and two would make the register file disagree with the model's find_or_allocate).
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int a = 0; a < NumRegs; a++) begin
-        for (int b = a + 1; b < NumRegs; b++) begin
-          UniqueGid_A: assert (!(valid_q[a] && valid_q[b] && gid[a] == gid[b]))
-            else $error("registers %0d and %0d hold one GID", a, b);
-        end
-      end
+  // One valid entry per GID (meshsync_group_cam's hits are one-hot only then, and two
+  // would make the register file disagree with the model's find_or_allocate).
+  for (genvar a = 0; a < NumRegs; a++) begin : gen_unique_a
+    for (genvar b = a + 1; b < NumRegs; b++) begin : gen_unique_b
+      `ASSERT(UniqueGid_A, !(valid_q[a] && valid_q[b] && gid[a] == gid[b]),
+              ("registers %0d and %0d hold one GID", a, b))
     end
   end
-`endif
 
 endmodule

@@ -19,6 +19,8 @@
 // pushes each batch it creates into the emitter's FIFO (register and kind) and keeps, per
 // register, a pending bit (created, not yet taken by the emitter) and a countdown to that
 // cycle (batch_due_o: run out). Software writes to a register cancel its batch.
+`include "meshsync_assert.svh"
+
 module meshsync_barrier_unit #(
   /// Flit width in bits.
   parameter int unsigned FlitW = 32,
@@ -536,21 +538,15 @@ module meshsync_barrier_unit #(
   assign desc_o = desc_q;
   assign operands_o = operands_q;
 
-`ifndef SYNTHESIS
-  // Assertions: a register with a batch pending (queued) or held by the emitter is a valid
-  // member (software writes cancel batches, so the emitter never reads a freed register),
-  // and a register never has a batch pending while the emitter holds its previous one.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int k = 0; k < NumRegs; k++) begin
-        BatchOfMember_A: assert (!(pend_q[k] || emitting_i[k]) || (valid_i[k] && member_i[k]))
-          else $error("register %0d has a batch but is no valid member", k);
-        OneBatch_A: assert (!(pend_q[k] && emitting_i[k]))
-          else $error("register %0d has a batch pending while its last is sent", k);
-      end
-    end
+  // A register with a batch pending (queued) or held by the emitter is a valid member
+  // (software writes cancel batches, so the emitter never reads a freed register), and a
+  // register never has a batch pending while the emitter holds its previous one.
+  for (genvar k = 0; k < NumRegs; k++) begin : gen_batch_checks
+    `ASSERT(BatchOfMember_A, !(pend_q[k] || emitting_i[k]) || (valid_i[k] && member_i[k]),
+            ("register %0d has a batch but is no valid member", k))
+    `ASSERT(OneBatch_A, !(pend_q[k] && emitting_i[k]),
+            ("register %0d has a batch pending while its last is sent", k))
   end
-`endif
   // An open message whose head delay still runs keeps the unit awake: its batch's due
   // cycle depends on it.
   logic counting;

@@ -1,6 +1,8 @@
 // Credit counters of one non-Local output port, one per VC. Each starts at the depth of
 // the downstream buffer of its class; a credit presented in cycle k-1 is counted at the
 // edge and usable in cycle k, a flit sent in cycle c takes one at the edge after c.
+`include "meshsync_assert.svh"
+
 module meshsync_credit_counters #(
   /// Downstream worm VC buffer depth (initial credits of VC 0 and VC 3).
   parameter int unsigned BufferDepth = 16,
@@ -65,18 +67,14 @@ module meshsync_credit_counters #(
       assign empty_o[v] = count_q == Depth;
       assign overflow[v] = credit_in_i[v] && !send_i[v] && (count_q == Depth);
 
-`ifndef SYNTHESIS
-      // Assertion (simulation only: Verilator --assert checks it, synthesis never sees it):
-      // the router never sends a flit without a credit, and credits never exceed the
+      // The router never sends a flit without a credit, and credits never exceed the
       // downstream buffer's depth unless a neighbour returned one too many (error_o).
-      always_ff @(posedge clk_i) begin
-        if (rst_ni) begin
-          SendWithCredit_A: assert (!send_i[v] || count_q != '0)
-            else $error("a flit sent on VC %0d without a credit", v);
-          CreditsWithinDepth_A: assert (overflow[v] || count_d <= Depth)
-            else $error("VC %0d holds more credits than its downstream buffer's depth", v);
-        end
-      end
+      `ASSERT(SendWithCredit_A, !send_i[v] || count_q != '0,
+              ("a flit sent on VC %0d without a credit", v))
+      `ASSERT(CreditsWithinDepth_A, overflow[v] || count_d <= Depth,
+              ("VC %0d holds more credits than its downstream buffer's depth", v))
+`ifdef MESHSYNC_FORMAL_CREDIT_COUNTERS
+      `include "credit_counters.svh"  // the unit proof (tb/formal, scripts/formal)
 `endif
     end
   end

@@ -13,6 +13,8 @@
 // edge. `relabel_i` turns the head's OutConsume into PortLocal (its register was freed);
 // `done_i` marks that the barrier unit has seen the head (a CS setup/teardown passing
 // through: its transit entry is updated), until the head leaves.
+`include "meshsync_assert.svh"
+
 module meshsync_input_buffer #(
   /// Entries (the downstream credit count of this VC).
   parameter int unsigned Depth = 4,
@@ -172,14 +174,12 @@ module meshsync_input_buffer #(
     end
   end
 
-`ifndef SYNTHESIS
-  // Assertion (simulation only): an input pops only a VC that holds a flit (its arbiter
-  // picks among eligible VCs, and an eligible VC has a head).
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      NoPopFromEmpty_A: assert (!pop_i || !empty_o) else $error("pop from an empty input buffer");
-    end
-  end
+  // An input pops only a VC that holds a flit (its arbiter picks among eligible VCs, and
+  // an eligible VC has a head).
+  `ASSERT(NoPopFromEmpty_A, !pop_i || !empty_o, ("pop from an empty input buffer"))
+
+`ifdef MESHSYNC_FORMAL_INPUT_BUFFER
+  `include "input_buffer.svh"  // the unit proof (tb/formal, scripts/formal)
 `endif
 
 endmodule

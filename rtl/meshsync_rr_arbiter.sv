@@ -6,6 +6,8 @@
 // the pointer and wraps; the first requester found wins and the pointer becomes
 // winner + 1 (mod NumReq) when the grant is kept (keep_i = 0: a flit that needs a second
 // output did not get it, or the input's request was not served).
+`include "meshsync_assert.svh"
+
 module meshsync_rr_arbiter #(
   /// Requesters.
   parameter int unsigned NumReq = 9
@@ -41,15 +43,12 @@ module meshsync_rr_arbiter #(
     end
   end
 
-`ifndef SYNTHESIS
-  // Assertion (simulation only): a grant goes to one requester, the one it names; no
-  // grant without a request.
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      GrantToRequester_A: assert ((gnt_valid_o == (|req_i)) && (!gnt_valid_o || req_i[gnt_idx_o]))
-        else $error("a grant to no requester, or a request without a grant");
-    end
-  end
+  // A grant goes to one requester, the one it names; no grant without a request.
+  `ASSERT(GrantToRequester_A, (gnt_valid_o == (|req_i)) && (!gnt_valid_o || req_i[gnt_idx_o]),
+          ("a grant to no requester, or a request without a grant"))
+
+`ifdef MESHSYNC_FORMAL_RR_ARBITER
+  `include "rr_arbiter.svh"  // the unit proof (tb/formal, scripts/formal)
 `endif
 
 endmodule

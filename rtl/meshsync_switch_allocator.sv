@@ -6,6 +6,8 @@
 // leaves only if it wins that too: a link it won alone stays idle and keeps its pointer.
 // A tree flit leaves only with every output its worm claimed. An ejection output has one
 // requester, its input, which wins it whenever it asks.
+`include "meshsync_assert.svh"
+
 module meshsync_switch_allocator #(
   /// Inputs: the five ports and an all-port NI's injection channels 1-3.
   parameter int unsigned NumIn = meshsync_pkg::NumPorts,
@@ -202,43 +204,35 @@ module meshsync_switch_allocator #(
     assign unused_offer = ^offer_i;
   end
 
-`ifndef SYNTHESIS
-  // Assertion (simulation only; pop_i is there for it): flit conservation. Every input
-  // pops at most one flit a cycle, and every flit popped leaves through exactly one
-  // output, or through a link and its NI output
-  // (absorbed and forwarded), or through every output its tree worm claimed, or through
-  // none (taken by the barrier unit, or a dropped tree worm's).
-  logic [NumVcs-1:0] pop [NumIn];
-  for (genvar i = 0; i < NumIn; i++) begin : gen_unpack_pop
-    assign pop[i] = pop_i[i*NumVcs +: NumVcs];
-  end
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int i = 0; i < NumIn; i++) begin
-        int outs;
-        logic [NumOut-1:0] won;
-        outs = 0;
-        won = '0;
-        for (int o = 0; o < NumOut; o++) begin
-          won[o] = gnt_valid_o[o] && (gnt_idx[o] == IdxW'(i));
-          outs += int'(won[o]);
-        end
-        OnePopPerGrant_A: assert ($countones(pop[i]) == int'(in_gnt_o[i]))
-          else $error("input %0d popped %0d flits on %0d grants", i, $countones(pop[i]),
-                      int'(in_gnt_o[i]));
-        if (!in_gnt_o[i] || take_i[i] || req_drop_i[i]) begin
-          FlitConserved_A: assert (outs == 0) else $error("input %0d: a flit left that was not popped", i);
-        end else if (req_tree_i[i]) begin
-          FlitConservedTree_A: assert (won == tree_outs[i])
-            else $error("input %0d: a tree flit left on outputs %b, not on those it claimed, %b", i, won,
-                        tree_outs[i]);
-        end else begin
-          FlitConservedWorm_A: assert (outs == 1 + int'(req_copy_i[i]))
-            else $error("input %0d: a popped flit left on %0d outputs", i, outs);
-        end
+  // Flit conservation (pop_i is there for it; synthesis removes what only these read).
+  // Every input pops one flit on a grant and none without, and every flit popped leaves
+  // through exactly one output, or through a link and its NI output (absorbed and
+  // forwarded), or through every output its tree worm claimed, or through none (taken by
+  // the barrier unit, or a dropped tree worm's).
+  localparam int unsigned OutsW = $clog2(NumOut + 1);
+  for (genvar i = 0; i < NumIn; i++) begin : gen_conservation
+    logic [NumVcs-1:0] pop;
+    logic [NumOut-1:0] won;  // the outputs input i's flit leaves on
+    logic [OutsW-1:0] outs;  // how many
+    logic served;            // popped for an output (not taken, not dropped)
+    assign pop = pop_i[i*NumVcs +: NumVcs];
+    assign served = in_gnt_o[i] && !take_i[i] && !req_drop_i[i];
+    always_comb begin
+      outs = '0;
+      for (int o = 0; o < NumOut; o++) begin
+        won[o] = gnt_valid_o[o] && (gnt_idx[o] == IdxW'(i));
+        outs = outs + OutsW'(won[o]);
       end
     end
+    `ASSERT(OnePopPerGrant_A, ((pop & (pop - 1'b1)) == '0) && ((pop != '0) == in_gnt_o[i]),
+            ("input %0d popped VCs %b on grant %0d", i, pop, in_gnt_o[i]))
+    `ASSERT(FlitConserved_A, served || outs == '0,
+            ("input %0d: a flit left that was not popped", i))
+    `ASSERT(FlitConservedTree_A, !(served && req_tree_i[i]) || won == tree_outs[i],
+            ("input %0d: a tree flit left on outputs %b, not on those it claimed, %b", i, won,
+             tree_outs[i]))
+    `ASSERT(FlitConservedWorm_A, !(served && !req_tree_i[i]) || outs == OutsW'(1) + OutsW'(req_copy_i[i]),
+            ("input %0d: a popped flit left on %0d outputs", i, outs))
   end
-`endif
 
 endmodule

@@ -5,6 +5,8 @@
 // once), and a tree worm when its head claims the output (before any flit leaves). The
 // inputs read the owners through their own view, where port 0 is their NI output; the
 // emitter reads the sync VCs of the five ports.
+`include "meshsync_assert.svh"
+
 module meshsync_vc_owners #(
   /// Inputs: the five ports and an all-port NI's injection channels 1-3.
   parameter int unsigned NumIn = meshsync_pkg::NumPorts,
@@ -98,25 +100,18 @@ module meshsync_vc_owners #(
     end
   end
 
-`ifndef SYNTHESIS
-  // Assertion (simulation only): a VC held by an input (a worm's, or a tree worm's from
-  // its claim) carries that input's flits only. (A claim takes only a free tree VC by
-  // construction: claim_ok_i includes the tree claim's room check.)
-  always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
-      for (int o = 0; o < NumOut; o++) begin
-        for (int s = 0; s < NumOwners; s++) begin
-          if (leave_i[o] && (leave_vc[o] == meshsync_pkg::owner_vc(s)) &&
-              valid_q[meshsync_pkg::owner_slot(o, s)]) begin
-            VcOwnerLeaves_A: assert (owner[meshsync_pkg::owner_slot(o, s)] == leave_idx[o])
-              else $error("a flit left on output %0d's VC %0d, held by another input", o,
-                          meshsync_pkg::owner_vc(s));
-          end
-        end
-      end
+  // A VC held by an input (a worm's, or a tree worm's from its claim) carries that
+  // input's flits only. (A claim takes only a free tree VC by construction: claim_ok_i
+  // includes the tree claim's room check.)
+  for (genvar o = 0; o < NumOut; o++) begin : gen_owner_checks
+    for (genvar s = 0; s < NumOwners; s++) begin : gen_owner
+      localparam int unsigned Slot = meshsync_pkg::owner_slot(o, s);
+      `ASSERT(VcOwnerLeaves_A,
+              !(leave_i[o] && (leave_vc[o] == meshsync_pkg::owner_vc(s)) && valid_q[Slot]) ||
+              (owner[Slot] == leave_idx[o]),
+              ("a flit left on output %0d's VC %0d, held by another input", o, meshsync_pkg::owner_vc(s)))
     end
   end
-`endif
 
   for (genvar o = 0; o < NumOut; o++) begin : gen_tree_free
     assign tree_free_o[o] = !valid_q[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)];
