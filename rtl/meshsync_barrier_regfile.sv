@@ -320,4 +320,8 @@ module meshsync_barrier_regfile #(
     end
   end
 
+`ifdef MESHSYNC_FORMAL_BARRIER_REGFILE
+  `include "barrier_regfile.svh"  // the unit proof (tb/formal, scripts/formal)
+`endif
+
 endmodule

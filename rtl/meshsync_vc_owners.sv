@@ -113,6 +113,10 @@ module meshsync_vc_owners #(
     end
   end
 
+`ifdef MESHSYNC_FORMAL_VC_OWNERS
+  `include "vc_owners.svh"  // the unit proof (tb/formal, scripts/formal)
+`endif
+
   for (genvar o = 0; o < NumOut; o++) begin : gen_tree_free
     assign tree_free_o[o] = !valid_q[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)];
   end
