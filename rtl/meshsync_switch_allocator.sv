@@ -235,4 +235,8 @@ module meshsync_switch_allocator #(
             ("input %0d: a popped flit left on %0d outputs", i, outs))
   end
 
+`ifdef MESHSYNC_FORMAL_SWITCH_ALLOCATOR
+  `include "switch_allocator.svh"  // the unit proof (tb/formal, scripts/formal)
+`endif
+
 endmodule
