@@ -39,11 +39,10 @@ end
 logic f_tracking_q, f_take;
 logic [FlitW-1:0] f_flit_q;
 logic [CountW-1:0] f_ahead_q;
-logic [PtrW:0] f_slot;  // its entry: rd_ptr + ahead, wrapped
+logic [PtrW:0] f_past, f_slot;  // its entry: rd_ptr + ahead, wrapped
 assign f_take = write && f_pick && !f_tracking_q;
-assign f_slot = ({1'b0, rd_ptr_q} + {1'b0, f_ahead_q[PtrW-1:0]} >= (PtrW + 1)'(Depth))
-                ? {1'b0, rd_ptr_q} + {1'b0, f_ahead_q[PtrW-1:0]} - (PtrW + 1)'(Depth)
-                : {1'b0, rd_ptr_q} + {1'b0, f_ahead_q[PtrW-1:0]};
+assign f_past = {1'b0, rd_ptr_q} + {1'b0, f_ahead_q[PtrW-1:0]};
+assign f_slot = (f_past >= (PtrW + 1)'(Depth)) ? f_past - (PtrW + 1)'(Depth) : f_past;
 always_ff @(posedge clk_i) begin
   if (!rst_ni) begin
     f_tracking_q <= 1'b0;

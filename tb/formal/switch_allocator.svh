@@ -7,8 +7,8 @@
 // pops its arbiter's VC on in_gnt_o). The emitter offers on any port.
 //
 // Properties: a grant goes to a requester that asked for that output (an input, or the
-// emitter that offered); flit conservation (the module's OnePopPerGrant_A and
-// FlitConserved*_A): every flit popped leaves through exactly one output, or a link and
+// emitter that offered); flit conservation (the module's FlitConserved*_A; its
+// OnePopPerGrant_A is the input ports' duty, assumed here as PopOnGrant_M): every flit popped leaves through exactly one output, or a link and
 // its NI output, or every output its tree worm claimed, or none (taken, dropped), and no
 // flit leaves that was not popped.
 `include "proof_reset.svh"
