@@ -28,6 +28,8 @@
 //     4's half-words, read through the stream port of its output) on a VC the emitter
 //     holds, until the tail. A software write lets the worms already begun run to their
 //     tails and drops the rest of the batch.
+`include "meshsync_assert.svh"
+
 module meshsync_barrier_emitter #(
   /// Flit width in bits.
   parameter int unsigned FlitW = 32,
@@ -622,5 +624,25 @@ module meshsync_barrier_emitter #(
   end
 
   assign idle_o = !active_q && (count_q == '0);
+
+  // Cover points (scripts/coverage): each cause of error_o here (an operation the element
+  // type has not, a batch into a full FIFO), and each reduction operation folded on each
+  // element type (meshsync_pkg::reduce_op_t by reduce_type_t; the bitwise operations have
+  // no float32 form).
+  `COVER(AluError_C, fold_m && alu_error)
+  `COVER(FifoFullError_C, push_i && full && !pop)
+  if (ReduceWords > 0) begin : gen_cover_fold
+    for (genvar op = 0; op < 6; op++) begin : gen_op
+      for (genvar ty = 0; ty < 3; ty++) begin : gen_type
+        if (!((op >= 3) && (ty == 2))) begin : gen_valid
+          `COVER(Folded_C, fold_m && (desc_m[2:0] == 3'(op)) && (desc_m[4:3] == 2'(ty)))
+        end
+      end
+    end
+  end
+
+`ifdef MESHSYNC_FORMAL_BARRIER_EMITTER
+  `include "barrier_emitter.svh"  // the unit proof (tb/formal, scripts/formal)
+`endif
 
 endmodule

@@ -320,6 +320,15 @@ module meshsync_barrier_regfile #(
     end
   end
 
+  // Cover points (scripts/coverage): every register valid, a program refused because
+  // none is free (the NI keeps the group in software: the overflow to memory) or because
+  // the group has more children than a register holds, and a CS path count overflow
+  // (error_o).
+  `COVER(Full_C, &valid_q)
+  `COVER(ProgramRefusedFull_C, (reg_i.op == meshsync_pkg::RegOpProgram) && fits && !(|sw_alloc))
+  `COVER(ProgramRefusedChildren_C, (reg_i.op == meshsync_pkg::RegOpProgram) && !fits)
+  `COVER(PathCountError_C, |refs_overflow)
+
 `ifdef MESHSYNC_FORMAL_BARRIER_REGFILE
   `include "barrier_regfile.svh"  // the unit proof (tb/formal, scripts/formal)
 `endif

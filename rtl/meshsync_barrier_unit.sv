@@ -563,4 +563,16 @@ module meshsync_barrier_unit #(
   logic unused_flit;
   assign unused_flit = ^{flit_i, msg, vc_i};
 
+  // Cover points (scripts/coverage): each cause of error_o here.
+  `COVER(FlagSetError_C, |slot_error)
+  `COVER(DuplicateError_C, |dup_error)
+  `COVER(BodyWithoutHeadError_C, no_head_error)
+  `COVER(DescriptorError_C, desc_error)
+  `COVER(FrameError_C, frame_error)
+  `COVER(HeadError_C, head_error)
+
+`ifdef MESHSYNC_FORMAL_BARRIER_UNIT
+  `include "barrier_unit.svh"  // the unit proof (tb/formal, scripts/formal)
+`endif
+
 endmodule

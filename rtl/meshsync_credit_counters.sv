@@ -73,6 +73,9 @@ module meshsync_credit_counters #(
               ("a flit sent on VC %0d without a credit", v))
       `ASSERT(CreditsWithinDepth_A, overflow[v] || count_d <= Depth,
               ("VC %0d holds more credits than its downstream buffer's depth", v))
+  // Cover point (scripts/coverage): a credit too many, the cause of error_o here.
+  `COVER(CreditOverflowError_C, |overflow)
+
 `ifdef MESHSYNC_FORMAL_CREDIT_COUNTERS
       `include "credit_counters.svh"  // the unit proof (tb/formal, scripts/formal)
 `endif

@@ -178,6 +178,9 @@ module meshsync_input_buffer #(
   // an eligible VC has a head).
   `ASSERT(NoPopFromEmpty_A, !pop_i || !empty_o, ("pop from an empty input buffer"))
 
+  // Cover point (scripts/coverage): this VC's buffer full.
+  `COVER(Full_C, full_o)
+
 `ifdef MESHSYNC_FORMAL_INPUT_BUFFER
   `include "input_buffer.svh"  // the unit proof (tb/formal, scripts/formal)
 `endif

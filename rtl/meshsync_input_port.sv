@@ -17,6 +17,8 @@
 // then (fresh_*) and the lookup completes the classification (cam_*): a message for this
 // router goes to the barrier unit or to the NI, a message crossing a CS path router
 // takes Trm.
+`include "meshsync_assert.svh"
+
 module meshsync_input_port #(
   /// Flit width in bits: meshsync_pkg::FlitBits (the contract's format, flit_t, is 32).
   parameter int unsigned FlitW = 32,
@@ -500,5 +502,15 @@ module meshsync_input_port #(
 
   assign idle_o = &empty;
   assign error_o = vc_error || (|overflow) || (in_valid_i && stray_error);
+
+  // Cover points (scripts/coverage): each cause of error_o here, and a tree flit dropped.
+  `COVER(VcError_C, vc_error)
+  `COVER(OverflowError_C, |overflow)
+  `COVER(StrayError_C, in_valid_i && stray_error)
+  `COVER(TreeFlitDropped_C, gnt_i && req_drop_o)
+
+`ifdef MESHSYNC_FORMAL_INPUT_PORT
+  `include "input_port.svh"  // the unit proof (tb/formal, scripts/formal)
+`endif
 
 endmodule

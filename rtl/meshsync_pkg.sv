@@ -210,6 +210,25 @@ package meshsync_pkg;
     eject_of = (ni_ports > 1 && i >= 1 && i < NumPorts) ? NumPorts + i - 1 : 0;
   endfunction
 
+  // The kinds of flit the coverage counts at each port (docs/verification.md, "Coverage"):
+  // a head says what its message is (a unicast worm, a multidestination path worm, a tree
+  // worm, or one of the four sync messages); a flit after a head is a body flit or the tail.
+  localparam logic [3:0] KindUnicast = 4'd0;
+  localparam logic [3:0] KindPath = 4'd1;
+  localparam logic [3:0] KindTree = 4'd2;
+  localparam logic [3:0] KindArrive = 4'd3;
+  localparam logic [3:0] KindRelease = 4'd4;
+  localparam logic [3:0] KindSetup = 4'd5;
+  localparam logic [3:0] KindTeardown = 4'd6;
+  localparam logic [3:0] KindBody = 4'd7;
+  localparam logic [3:0] KindTail = 4'd8;
+  function automatic logic [3:0] flit_kind(input flit_t f);
+    if (!f.head) flit_kind = f.tail ? KindTail : KindBody;
+    else if (f.f.hdr.sync) flit_kind = KindArrive + 4'(f.f.hdr.view.sync.msg);
+    else if (!f.f.hdr.view.worm.mcast) flit_kind = KindUnicast;
+    else flit_kind = (f.f.hdr.view.worm.base == BaseTree) ? KindTree : KindPath;
+  endfunction
+
   /* verilator lint_on UNUSEDPARAM */
 
 endpackage

@@ -33,6 +33,8 @@
 // fragment index and 32 bytes), four registers of four children (a BTM member's most). The
 // simulator's default router (the papers' network, 16-flit buffers, 66-flit tree worms) is
 // the configuration `model` of rtl/configurations.txt.
+`include "meshsync_assert.svh"
+
 module meshsync_router #(
   /// Mesh width (columns); sets the x coordinate width.
   parameter int unsigned MeshW = 8,
@@ -422,5 +424,57 @@ module meshsync_router #(
   // Input 5-7 requests never reach the barrier unit.
   logic unused_ports;
   assign unused_ports = ^{req_cs, req_cnt};
+
+  // ---------------------------------------------------------------------------------------
+  // Cover points (scripts/coverage, docs/verification.md "Coverage"): each kind of flit
+  // into each input and out of each output (meshsync_pkg::flit_kind), and the error
+  // raised on a sync message on an injection channel 1-3. The injection channels and
+  // ejection outputs of an all-port NI carry worms only: their worm kinds are counted.
+  // ---------------------------------------------------------------------------------------
+  for (genvar i = 0; i < NumIn; i++) begin : gen_cover_in
+    logic [3:0] kind;
+    assign kind = meshsync_pkg::flit_kind(in_flit[i]);
+    `COVER(InUnicast_C, in_valid_i[i] && kind == meshsync_pkg::KindUnicast)
+    if (PathWorms != 0) begin : gen_path
+      `COVER(InPath_C, in_valid_i[i] && kind == meshsync_pkg::KindPath)
+    end
+    `COVER(InBody_C, in_valid_i[i] && kind == meshsync_pkg::KindBody)
+    `COVER(InTail_C, in_valid_i[i] && kind == meshsync_pkg::KindTail)
+    if (i < NumPorts) begin : gen_port
+      if (TreeBufferDepth > 0) begin : gen_tree
+        `COVER(InTree_C, in_valid_i[i] && kind == meshsync_pkg::KindTree)
+      end
+      `COVER(InArrive_C, in_valid_i[i] && kind == meshsync_pkg::KindArrive)
+      `COVER(InRelease_C, in_valid_i[i] && kind == meshsync_pkg::KindRelease)
+      `COVER(InSetup_C, in_valid_i[i] && kind == meshsync_pkg::KindSetup)
+      `COVER(InTeardown_C, in_valid_i[i] && kind == meshsync_pkg::KindTeardown)
+    end
+  end
+  for (genvar o = 0; o < NumOut; o++) begin : gen_cover_out
+    logic [3:0] kind;
+    assign kind = meshsync_pkg::flit_kind(out_flit_o[o*FlitW +: FlitW]);
+    `COVER(OutUnicast_C, out_valid_o[o] && kind == meshsync_pkg::KindUnicast)
+    if (PathWorms != 0) begin : gen_path
+      `COVER(OutPath_C, out_valid_o[o] && kind == meshsync_pkg::KindPath)
+    end
+    `COVER(OutBody_C, out_valid_o[o] && kind == meshsync_pkg::KindBody)
+    `COVER(OutTail_C, out_valid_o[o] && kind == meshsync_pkg::KindTail)
+    if (o < NumPorts) begin : gen_port
+      if (TreeBufferDepth > 0) begin : gen_tree
+        `COVER(OutTree_C, out_valid_o[o] && kind == meshsync_pkg::KindTree)
+      end
+      `COVER(OutArrive_C, out_valid_o[o] && kind == meshsync_pkg::KindArrive)
+      `COVER(OutRelease_C, out_valid_o[o] && kind == meshsync_pkg::KindRelease)
+      `COVER(OutSetup_C, out_valid_o[o] && kind == meshsync_pkg::KindSetup)
+      `COVER(OutTeardown_C, out_valid_o[o] && kind == meshsync_pkg::KindTeardown)
+    end
+  end
+  if (NumIn > NumPorts) begin : gen_cover_channel_error
+    `COVER(SyncOnChannelError_C, chan_error)
+  end
+
+`ifdef MESHSYNC_FORMAL_ROUTER
+  `include "router.svh"  // the whole router's bounded check (tb/formal, scripts/formal)
+`endif
 
 endmodule

@@ -113,6 +113,14 @@ module meshsync_switch_allocator #(
       .gnt_idx_o   (idx)
     );
 
+    // Cover point (scripts/coverage): all five contend for this output, every port's
+    // input that may route here (a flit never turns back to the port it came from; Local
+    // does not send to itself) and the emitter where there is one.
+    localparam logic [NumReq-1:0] Contenders =
+        (NumReq'({NumPorts{1'b1}}) & ~(NumReq'(1) << o) & ~NumReq'(1)) |
+        NumReq'(o != 0) | (HasEmitter ? (NumReq'(1) << NumIn) : '0);
+    `COVER(AllContend_C, (req & Contenders) == Contenders)
+
     if (o == 0) begin : gen_local
       assign local_valid = valid;
       assign local_idx = idx;

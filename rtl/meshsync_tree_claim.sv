@@ -290,4 +290,8 @@ module meshsync_tree_claim #(
     end
   end
 
+`ifdef MESHSYNC_FORMAL_TREE_CLAIM
+  `include "tree_claim.svh"  // the unit proof (tb/formal, scripts/formal)
+`endif
+
 endmodule

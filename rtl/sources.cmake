@@ -92,6 +92,27 @@ endfunction()
 set(MESHSYNC_VERILATE_OPT OPT_SLOW -O0 INCLUDE_DIRS ${MESHSYNC_RTL_DIR})
 set(MESHSYNC_VERILATE_TEST_OPT OPT_SLOW -O0 OPT_FAST -O1 INCLUDE_DIRS ${MESHSYNC_RTL_DIR})
 
+# Coverage of the RTL (scripts/coverage, docs/verification.md "Coverage"): the Verilator
+# arguments of the router models of the tests and of co-simulation (not the mutants, the
+# broken copies or the mesh blocks). `line` (line blocks, branches and the COVER points)
+# is every build's, so that CI checks the merged counts of its tests; it costs about 30 s
+# of compilation per model. `full` adds toggle coverage (five times the compilation):
+# scripts/coverage's own build. `off`: none. Each Verilated context writes its counts,
+# before its models go, to $MESHSYNC_COVERAGE_DIR if set (model/cosim/coverage.hpp).
+set(MESHSYNC_RTL_COVERAGE line CACHE STRING "RTL coverage of the Verilated models: off, line, full")
+set_property(CACHE MESHSYNC_RTL_COVERAGE PROPERTY STRINGS off line full)
+if(MESHSYNC_RTL_COVERAGE STREQUAL "line")
+  set(MESHSYNC_RTL_COVERAGE_ARGS --coverage-line --coverage-user)
+elseif(MESHSYNC_RTL_COVERAGE STREQUAL "full")
+  set(MESHSYNC_RTL_COVERAGE_ARGS --coverage-line --coverage-toggle --coverage-user)
+elseif(MESHSYNC_RTL_COVERAGE STREQUAL "off")
+  set(MESHSYNC_RTL_COVERAGE_ARGS "")
+else()
+  message(FATAL_ERROR "MESHSYNC_RTL_COVERAGE must be off, line or full, not '${MESHSYNC_RTL_COVERAGE}'")
+endif()
+# Where the tests' Verilated contexts write their counts (CTest sets it for them).
+set(MESHSYNC_RTL_COVERAGE_DIR ${PROJECT_BINARY_DIR}/coverage)
+
 # The named configurations (rtl/configurations.txt) that have `use` among their uses:
 # `out_names` gets their names; for each name N, MESHSYNC_RTL_PARAMS_<N> holds its
 # parameter text ("BufferDepth=4 Trn=2") and MESHSYNC_RTL_GARGS_<N> the same as

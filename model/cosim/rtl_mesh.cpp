@@ -167,7 +167,7 @@ class RtlSite final : public ExternalRouter {
     const RtlOutputs& out = out_;
     if (shadow_) check(c, out);
     else if (out.error)
-      throw LockstepError("RTL router " + where(mesh_, id_) + " raised error_o in cycle " + std::to_string(c));
+      stop("RTL router " + where(mesh_, id_) + " raised error_o in cycle " + std::to_string(c));
     if (op_ != RegOp::None) reg_ok_ = out.reg_ok;
 
     bool moved = false;
@@ -243,14 +243,20 @@ class RtlSite final : public ExternalRouter {
     const ModelPorts ports = model_ports(*shadow_, op_, ok, net_.config());
     const std::string diff = compare_cycle(model_, ports, out, mesh_);
     if (!diff.empty())
-      throw LockstepError("lockstep: cycle " + std::to_string(c) + " router " + where(mesh_, id_) +
-                          " " + diff);
+      stop("lockstep: cycle " + std::to_string(c) + " router " + where(mesh_, id_) + " " + diff);
     // Both raised the error in this cycle: they agree, and the run stops as the model's
     // own run would (the core's cycle did not finish).
     if (model_.error)
-      throw LockstepError("lockstep: cycle " + std::to_string(c) + " router " + where(mesh_, id_) +
-                          ": protocol violation, raised by the model and by the RTL (error_o): " +
-                          model_.error_text);
+      stop("lockstep: cycle " + std::to_string(c) + " router " + where(mesh_, id_) +
+           ": protocol violation, raised by the model and by the RTL (error_o): " + model_.error_text);
+  }
+
+  // Ends the run. The router still takes the cycle's clock edge first, so that the cover
+  // points of that cycle (an error's cause) are counted (scripts/coverage); nothing reads
+  // its state afterwards.
+  [[noreturn]] void stop(const std::string& why) {
+    router_->clock();
+    throw LockstepError(why);
   }
 
   int inputs() const { return router_->params().inputs(); }
@@ -384,6 +390,8 @@ RtlMesh::RtlMesh(sc_core::sc_module_name name, NetworkCore& net, const CosimOpti
 }
 
 RtlMesh::~RtlMesh() {
+  // The routers, which hold the counters, go after this body.
+  write_coverage(*ctx_, "mesh-" + build_->params.name);
   if (!trace_) return;
   output_files::closed(trace_path_);
   close_trace();

@@ -17,6 +17,7 @@
 
 #include <verilated.h>
 
+#include "coverage.hpp"
 #include "rtl_ports.hpp"
 
 class VerilatedFstC;
@@ -86,7 +87,11 @@ class VerilatedRouter final : public RtlRouter {
         m_(std::make_unique<V>(ctx_, (name.empty() ? params_.name : name).c_str())) {
     ctx_->fatalOnError(false);  // a failed assertion is counted and reported, not fatal
   }
-  ~VerilatedRouter() override { m_->final(); }
+  ~VerilatedRouter() override {
+    m_->final();
+    // A shared context's owner writes its coverage (rtl_mesh.cpp).
+    if (own_) write_coverage(*own_, params_.name);
+  }
 
   const RtlParams& params() const override { return params_; }
 

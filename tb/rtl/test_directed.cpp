@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "lockstep.hpp"
@@ -382,6 +383,83 @@ TEST_CASE("directed: an arrival on a flag already set is a protocol error", "[di
   d.cycle();
   d.cycle(a);  // slot 0 again in the same epoch
   CHECK(d.error_within(10));
+}
+
+TEST_CASE("directed: a sync message on an all-port injection channel 1-3 is a protocol error",
+          "[directed][error]") {
+  // Channels 1-3 carry worms only: a sync message there has no path to the barrier unit.
+  // The model refuses it as it is injected (its NI never sends one there), so the RTL is
+  // driven alone: error_o in the cycle the flit is presented.
+  std::optional<MeshShape> mesh;
+  Flit arrive;
+  {
+    Driver d("allport");
+    mesh = d.ls().mesh();
+    arrive = make_sync(SyncType::Arrive, 9, d.self(), d.node(4, 4), Route::XY, 0);
+    for (int channel = 1; channel < 4; ++channel)
+      CHECK_THROWS_WITH(d.ls().model().inject(arrive, 0, channel), Catch::Contains("channels 1-3 carry worms only"));
+  }
+  // One Verilated router of a configuration at a time (two of one class deadlock in
+  // Verilator 5.006's scope table when they go).
+  auto rtl = make_rtl_router("allport");
+  rtl->reset(3, 4);
+  RtlInputs in;
+  CHECK_FALSE(rtl->eval(in).error);
+  for (int channel = 5; channel < 8; ++channel) {
+    in = RtlInputs{};
+    in.in_valid[channel] = true;
+    in.in_vc[channel] = static_cast<std::uint8_t>(arrive.vc());
+    in.in_flit[channel] = encode_flit(arrive, *mesh);
+    INFO("input " << channel);
+    CHECK(rtl->eval(in).error);
+    rtl->clock();  // the edge samples the cycle's cover points (scripts/coverage)
+  }
+}
+
+TEST_CASE("directed: each link protocol violation raises error_o in its cycle (the RTL alone)",
+          "[directed][error]") {
+  // The lockstep's stimulus keeps the link protocol (a flit's VC follows from its fields,
+  // a flit needs a credit), so these inputs reach the RTL alone: a broken neighbour's.
+  const MeshShape mesh{8, 8};
+  const NodeId west = mesh.id(Coord{0, 4});
+  auto rtl = make_rtl_router("default");
+  rtl->reset(3, 4);
+  const auto present = [&](const RtlInputs& in) {
+    const bool error = rtl->eval(in).error;
+    rtl->clock();
+    return error;
+  };
+  SECTION("a flit on a VC its kind does not use") {
+    RtlInputs in;
+    in.in_valid[kPlusX] = true;
+    in.in_vc[kPlusX] = 1;  // a worm's head on a sync VC
+    in.in_flit[kPlusX] = encode_flit(worm_flit(west, true, true), mesh);
+    CHECK(present(in));
+  }
+  SECTION("a credit the output never spent") {
+    RtlInputs in;
+    in.credit_in[kMinusX][0] = true;  // out of reset every credit is held
+    CHECK(present(in));
+  }
+  SECTION("a flit into a full input buffer") {
+    // A worm west, a flit a cycle, whose credits never come back: at most BufferDepth
+    // flits leave (the head only after its routing delay), BufferDepth fill the +X
+    // input's VC 0, and the next one has no room.
+    const int depth = static_cast<int>(rtl->params().router.buffer_depth);
+    int flits = 0;
+    bool error = false;
+    while (!error && flits < 4 * depth) {
+      RtlInputs in;
+      in.in_valid[kPlusX] = true;
+      in.in_vc[kPlusX] = 0;
+      in.in_flit[kPlusX] = encode_flit(worm_flit(west, flits == 0, false, static_cast<std::uint32_t>(flits)), mesh);
+      error = present(in);
+      ++flits;
+    }
+    CHECK(error);
+    CHECK(flits > depth);
+    CHECK(flits <= 2 * depth + 1);
+  }
 }
 
 // Register gid 5 with one child east, whose release batch the emitter holds: the +X

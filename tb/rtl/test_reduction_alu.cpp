@@ -13,6 +13,7 @@
 #include "Vreduction_alu.h"
 #include "Vreduction_alu_int32.h"
 #include "model/core/reduction_element.hpp"
+#include "model/cosim/coverage.hpp"
 
 using namespace meshsync;
 
@@ -28,7 +29,10 @@ std::uint64_t reference(ReduceOp op, ElementType t, std::uint64_t a, std::uint64
 
 template <class Model>
 struct AluOf {
-  Model alu;
+  // A context of its own, whose coverage is written while the model exists.
+  VerilatedContext ctx;
+  Model alu{&ctx};
+  ~AluOf() { rtl::write_coverage(ctx, "reduction_alu"); }
   std::uint64_t operator()(ReduceOp op, ElementType t, std::uint64_t a, std::uint64_t b) {
     alu.op_i = static_cast<std::uint8_t>(op);
     alu.type_i = static_cast<std::uint8_t>(t);
@@ -147,4 +151,24 @@ TEST_CASE("reduction ALU: built for int32 alone, it computes int32 and refuses t
   CHECK(alu.alu.error_o);
   CHECK(alu(ReduceOp::Sum, ElementType::Float32, 0x3f800000u, 0x3f800000u) == 0);
   CHECK(alu.alu.error_o);
+}
+
+TEST_CASE("reduction ALU: an operation or element type code beyond the table is an error, never a result",
+          "[rtl][reduction]") {
+  // The barrier unit refuses such a descriptor before it reaches the ALU (its error row);
+  // the ALU still answers for every code its three and two bits can carry.
+  Alu alu;
+  const auto raw = [&](unsigned op, unsigned type) {
+    alu.alu.op_i = static_cast<std::uint8_t>(op);
+    alu.alu.type_i = static_cast<std::uint8_t>(type);
+    alu.alu.a_i = 5;
+    alu.alu.b_i = 7;
+    alu.alu.eval();
+    INFO("operation code " << op << ", type code " << type);
+    CHECK(alu.alu.error_o);
+    CHECK(alu.alu.result_o == 0);
+  };
+  for (unsigned type = 0; type < 3; ++type)
+    for (unsigned op = 6; op < 8; ++op) raw(op, type);
+  for (unsigned op = 0; op < 8; ++op) raw(op, 3);
 }

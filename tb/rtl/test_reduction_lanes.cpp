@@ -11,6 +11,7 @@
 #include <random>
 
 #include "Vreduction_lanes.h"
+#include "model/cosim/coverage.hpp"
 
 namespace {
 
@@ -54,7 +55,8 @@ struct Reference {
 }  // namespace
 
 TEST_CASE("reduction lanes: reads and writes as an array of words, every port in every cycle", "[rtl][reduction]") {
-  Vreduction_lanes lanes;
+  VerilatedContext ctx;
+  Vreduction_lanes lanes{&ctx};
   Reference ref;
   std::mt19937_64 rng(24);
   lanes.clk_i = 0;
@@ -138,4 +140,5 @@ TEST_CASE("reduction lanes: reads and writes as an array of words, every port in
     lanes.eval();
   }
   CHECK(folds > 1000);
+  meshsync::rtl::write_coverage(ctx, "reduction_lanes");
 }
