@@ -93,10 +93,11 @@ set(MESHSYNC_VERILATE_OPT OPT_SLOW -O0 INCLUDE_DIRS ${MESHSYNC_RTL_DIR})
 set(MESHSYNC_VERILATE_TEST_OPT OPT_SLOW -O0 OPT_FAST -O1 INCLUDE_DIRS ${MESHSYNC_RTL_DIR})
 
 # Coverage of the RTL (scripts/coverage, docs/verification.md "Coverage"): the Verilator
-# arguments of the router models of the tests and of co-simulation (not the mutants, the
-# broken copies or the mesh blocks). `line` (line blocks, branches and the COVER points)
-# is every build's, so that CI checks the merged counts of its tests; it costs about 30 s
-# of compilation per model. `full` adds toggle coverage (five times the compilation):
+# arguments of the router models of configurations with use "coverage". `line` (line
+# blocks, branches and the COVER points) is every build's single-router test models, so
+# that CI checks the merged counts of those tests; it costs about 30 s of compilation per
+# model. `full` adds toggle coverage (five times the compilation) and the co-simulation's
+# models (which the program runs too: counted, they run four times slower):
 # scripts/coverage's own build. `off`: none. Each Verilated context writes its counts,
 # before its models go, to $MESHSYNC_COVERAGE_DIR if set (model/cosim/coverage.hpp).
 set(MESHSYNC_RTL_COVERAGE line CACHE STRING "RTL coverage of the Verilated models: off, line, full")
