@@ -97,7 +97,7 @@ set(MESHSYNC_VERILATE_TEST_OPT OPT_SLOW -O0 OPT_FAST -O1 INCLUDE_DIRS ${MESHSYNC
 # blocks, branches and the COVER points) is every build's single-router test models, so
 # that CI checks the merged counts of those tests; it costs about 30 s of compilation per
 # model. `full` adds toggle coverage (five times the compilation) and the co-simulation's
-# models (which the program runs too: counted, they run four times slower):
+# models (which the program runs too: counted, they run 3.6 times slower):
 # scripts/coverage's own build. `off`: none. Each Verilated context writes its counts,
 # before its models go, to $MESHSYNC_COVERAGE_DIR if set (model/cosim/coverage.hpp).
 set(MESHSYNC_RTL_COVERAGE line CACHE STRING "RTL coverage of the Verilated models: off, line, full")

@@ -12,6 +12,7 @@
 // the write needs, is linked only there.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include <verilated.h>
@@ -19,7 +20,6 @@
 #if VM_COVERAGE
 #include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 
@@ -28,15 +28,21 @@
 
 namespace meshsync::rtl {
 
+// A number no other coverage file of this process has: one counter for the whole process
+// (an inline function's static is one object), whichever translation unit writes.
+inline unsigned next_coverage_serial() {
+  static std::atomic<unsigned> serial{0};
+  return serial++;
+}
+
 // Writes `ctx`'s coverage to $MESHSYNC_COVERAGE_DIR/<what>-<pid>-<serial>.dat.
 static inline void write_coverage([[maybe_unused]] VerilatedContext& ctx, [[maybe_unused]] const std::string& what) {
 #if VM_COVERAGE
   const char* dir = std::getenv("MESHSYNC_COVERAGE_DIR");
   if (dir == nullptr || *dir == '\0') return;
-  static std::atomic<unsigned> serial{0};
   std::filesystem::create_directories(dir);
   const std::string path = std::string(dir) + "/" + what + "-" + std::to_string(::getpid()) + "-" +
-                           std::to_string(serial++) + ".dat";
+                           std::to_string(next_coverage_serial()) + ".dat";
   // Per instance: each generate iteration's and each router's points apart (Verilator
   // otherwise writes one point per module, the instances' indices as '*').
   ctx.coveragep()->forcePerInstance(true);
