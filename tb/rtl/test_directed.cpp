@@ -503,7 +503,7 @@ TEST_CASE("directed: a batch while the register's previous one is still sent is 
   CHECK(d.error_within(10));
 }
 
-TEST_CASE("directed: cancelled batches stay in the emitter's FIFO; a batch into a full FIFO is a protocol error",
+TEST_CASE("directed: cancelled batches stay in the emitter's FIFO, a batch into a full FIFO is a protocol error",
           "[directed][error][emitter]") {
   Driver d("default");
   d.manual_credits();

@@ -132,7 +132,7 @@ TEST_CASE("allreduce: members call allreduce and reduce on a communicator from t
   other.run();
 }
 
-TEST_CASE("allreduce: the first rank to make a call sets it; calls every rank made are forgotten",
+TEST_CASE("allreduce: the first rank to make a call sets it, calls every rank made are forgotten",
           "[allreduce][errors]") {
   CollectiveCalls calls(1, 2);
   calls.check_and_record(0, "a");

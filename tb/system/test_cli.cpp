@@ -155,7 +155,7 @@ TEST_CASE("cli: --help exits 0 and shows config.hpp's defaults", "[cli]") {
   CHECK(run({"--help"}).exit_code == 0);
 }
 
-TEST_CASE("cli: every simulating subcommand writes --trace; bad trace options are one line and no file",
+TEST_CASE("cli: every simulating subcommand writes --trace, bad trace options are one line and no file",
           "[cli][errors][waveform]") {
   const std::vector<std::vector<std::string>> commands{
       {"barrier", "--mesh", "3x3"},
@@ -364,7 +364,7 @@ TEST_CASE("cli: traffic --json is deterministic for a seed", "[cli][json][determ
 }
 
 #ifdef MESHSYNC_BIN_HAS_RTL
-TEST_CASE("cli: --rtl and --lockstep give the model's results; bad RTL options are one line",
+TEST_CASE("cli: --rtl and --lockstep give the model's results, bad RTL options are one line",
           "[cli][rtl]") {
   const std::vector<std::string> base = {"barrier", "--mesh", "4x4", "--scheme", "btm,cs", "--json"};
   auto latencies = [](const json& j) {
@@ -1214,7 +1214,7 @@ TEST_CASE("cli: allreduce btm refuses what the routers cannot reduce, in one lin
 }
 
 #ifdef MESHSYNC_BIN_HAS_RTL
-TEST_CASE("cli: allreduce btm with every router in lockstep gives the model's cycles; longer than the RTL lanes is "
+TEST_CASE("cli: allreduce btm with every router in lockstep gives the model's cycles, longer than the RTL lanes is "
           "one line",
           "[cli][rtl][reduction]") {
   // The `model` configuration's lanes hold 4 words: 2 int64 elements fill them.

@@ -95,7 +95,7 @@ TEST_CASE("hostile: results that cannot be written are an error, and no file is 
   }
 }
 
-TEST_CASE("hostile: integers are decimal and within their documented range; reals are finite",
+TEST_CASE("hostile: integers are decimal and within their documented range, reals are finite",
           "[cli][errors][numbers]") {
   // A leading zero is decimal, not octal.
   CHECK(run_json(plus(kSmallBarrier, {"--ts", "010"}))["timing"]["ts"] == 10);
@@ -241,7 +241,7 @@ TEST_CASE("hostile: resource limits are checked before a run, and traffic beyond
   CHECK(calm["saturated"] == false);
 }
 
-TEST_CASE("hostile: every input file must be a regular file of bounded size; a FIFO or a device is refused at once",
+TEST_CASE("hostile: every input file must be a regular file of bounded size, a FIFO or a device is refused at once",
           "[cli][errors][inputs]") {
   const fs::path fifo = scratch_dir() / "input.fifo";
   fs::remove(fifo);

@@ -178,7 +178,7 @@ TEST_CASE("signals: SIGINT, SIGTERM and SIGHUP end a traced run, remove what it 
   }
 }
 
-TEST_CASE("limits: the address-space limit is part of the memory check; running out of memory is one line",
+TEST_CASE("limits: the address-space limit is part of the memory check, running out of memory is one line",
           "[cli][errors][resources]") {
 #if defined(__SANITIZE_ADDRESS__)
   WARN("not under AddressSanitizer, which reserves terabytes of address space: no run starts under ulimit -v");

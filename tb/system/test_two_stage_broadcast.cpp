@@ -47,7 +47,7 @@ std::uint64_t tree_arrival(const NetworkConfig& cfg, const std::vector<NodeId>& 
 
 }  // namespace
 
-TEST_CASE("two-stage: every buffer equals the root's under any loss; (P-1)F reliable sends",
+TEST_CASE("two-stage: every buffer equals the root's under any loss, (P-1)F reliable sends",
           "[broadcast][two-stage][system]") {
   const NetworkConfig cfg = make_config({8, 8});
   const std::vector<NodeId> nodes = parse_members("random:24", cfg.mesh, 2);
@@ -106,7 +106,7 @@ TEST_CASE("two-stage: without loss every rank has the message at the tree worm's
   CHECK(r.two_stage.copies_unposted == 1);  // the root's own copy: it posts no receive
 }
 
-TEST_CASE("two-stage: with LogP's split the multicast leaves after o + L; done at delivery waits for the chain",
+TEST_CASE("two-stage: with LogP's split the multicast leaves after o + L, done at delivery waits for the chain",
           "[broadcast][two-stage][system]") {
   NetworkConfig cfg = make_config({8, 8});
   const std::vector<NodeId> nodes = parse_members("random:30", cfg.mesh, 5);

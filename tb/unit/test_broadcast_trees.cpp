@@ -202,7 +202,7 @@ TEST_CASE("adaptive tree: incremental cost equals a full recompute", "[broadcast
   }
 }
 
-TEST_CASE("swapping: never ends above the increased cost; meets the target when it says so", "[broadcast]") {
+TEST_CASE("swapping: never ends above the increased cost, meets the target when it says so", "[broadcast]") {
   Random rng(3);
   const std::size_t n = 64;
   for (int trial = 0; trial < 40; ++trial) {

@@ -475,7 +475,7 @@ TEST_CASE("core: five arrivals in one cycle are taken one per cycle and still me
   }
 }
 
-TEST_CASE("network: a software write while a reduction's result streams lets the worm finish; the next barrier completes",
+TEST_CASE("network: a software write while a reduction's result streams lets the worm finish, the next barrier completes",
           "[network][reduction]") {
   // 3x1, every node a member; the root reprograms its register 50 cycles into the
   // release, whose 34-flit worms are on their way to the children.

@@ -244,7 +244,7 @@ TEST_CASE("input unit: VCs are offered round robin from the one after the last s
   CHECK(in.request(c0 + 1, west_in, out, tree).vc == 2);  // after VC 0: VC 2
 }
 
-TEST_CASE("tree claim: one head a cycle, round robin; taken or non-empty outputs lose their copy", "[units]") {
+TEST_CASE("tree claim: one head a cycle, round robin, taken or non-empty outputs lose their copy", "[units]") {
   RouterBench b(4);
   auto& [where, here, route, p, cam, ctx, out, tree, unused] = b;
   BarrierRegisterSetup s;
@@ -370,7 +370,7 @@ TEST_CASE("barrier unit: a completed reduction leaves at its ready cycle, a rele
   CHECK(dests == std::vector<NodeId>{kMesh.id({2, 1}), kMesh.id({3, 1}), kMesh.id({1, 2}), here});
 }
 
-TEST_CASE("barrier unit: a register write cancels its batch; a freed group's message goes to the NI", "[units]") {
+TEST_CASE("barrier unit: a register write cancels its batch, a freed group's message goes to the NI", "[units]") {
   RouterBench bench;
   auto& [where, here, route, p, cam, ctx, out, tree, in] = bench;
   BarrierUnit unit(p);

@@ -195,7 +195,7 @@ TEST_CASE("tree worms: concurrent groups drop copies, never wait, and the mesh d
   }
 }
 
-TEST_CASE("tree worms: one head claims a cycle; an output another worm holds loses its copy", "[core][tree]") {
+TEST_CASE("tree worms: one head claims a cycle, an output another worm holds loses its copy", "[core][tree]") {
   OneRouter one;
   RouterCore& r = one.r;
   const NodeId east = one.east;

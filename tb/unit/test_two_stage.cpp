@@ -60,7 +60,7 @@ TEST_CASE("two-stage: the synchronization rank is never the root, agreed, and un
   CHECK_THROWS_AS(sync_rank(1, 0, 0, 1), std::invalid_argument);
 }
 
-TEST_CASE("two-stage: a rank completes only with every fragment; duplicates change nothing (B4.8)",
+TEST_CASE("two-stage: a rank completes only with every fragment, duplicates change nothing (B4.8)",
           "[broadcast][two-stage]") {
   FragmentBitmap b(3);
   CHECK_FALSE(b.full());
