@@ -12,6 +12,7 @@
 #include "model/cosim/rtl_builds.hpp"
 #include "model/cosim/rtl_mesh.hpp"
 #include "support/cosim_workloads.hpp"
+#include "support/malformed_reduction.hpp"
 #include "support/sim_helpers.hpp"
 #include "sw/collective/barrier_tree.hpp"
 #include "sw/collective/member_spec.hpp"
@@ -145,54 +146,10 @@ TEST_CASE("cosim: every malformed reduction message is a violation raised by the
   const MeshShape mesh{4, 4};
   const NodeId self = mesh.id({1, 1}), child = mesh.id({2, 1});
   const std::uint8_t gid = 9;
-  const ReductionDescriptor two{ReduceOp::Sum, ElementType::Int32, true, 2};
-  const auto message = [&](SyncType t, NodeId from, std::uint8_t data, const ReductionDescriptor& d) {
-    return make_reduction_message(make_sync(t, gid, from, self, Route::XY, data), d,
-                                  std::vector<std::uint32_t>(d.words(), 0x12345678u));
-  };
-  struct Case {
-    const char* what;  // the model's words for it
-    NodeId from;       // where it is injected; all but the lone body flit break at (1,1)
-    std::vector<Flit> flits;
-  };
-  std::vector<Case> cases;
-  {
-    auto m = message(SyncType::Arrive, child, 0, two);
-    m[1].payload = 7;  // operation 7
-    cases.push_back({"a descriptor that names no operation of its type", child, m});
-  }
-  {
-    auto m = message(SyncType::Arrive, child, 0, ReductionDescriptor{ReduceOp::Xor, ElementType::Float32, true, 2});
-    cases.push_back({"a descriptor that names no operation of its type", child, m});  // (made, not unpacked)
-  }
-  {
-    auto m = message(SyncType::Arrive, child, 0, two);
-    m[1].payload |= 1u << 25;  // a bit above the count
-    cases.push_back({"a descriptor that names no operation of its type", child, m});
-  }
-  {
-    auto m = message(SyncType::Arrive, child, 0, two);
-    m[3].tail = true;  // 6 flits, the tail at flit 3
-    m.resize(4);
-    cases.push_back({"a reduction message's tail at flit 3", child, m});
-  }
-  {
-    auto m = message(SyncType::Arrive, child, 0, two);
-    m[5].tail = false;  // no tail where the descriptor puts it
-    cases.push_back({"a reduction message's tail at flit 5", child, m});
-  }
-  cases.push_back({"names no child slot", child, message(SyncType::Arrive, child, 7, two)});
-  cases.push_back({"more than the 4 a lane holds", child,
-                   message(SyncType::Arrive, child, 0, ReductionDescriptor{ReduceOp::Sum, ElementType::Int32, true, 5})});
-  // The root's own release carries nothing: the result is in its lane 4 already.
-  cases.push_back({"a release carries a vector where none was reduced", self, message(SyncType::Release, self, 0, two)});
-  {
-    // A body flit with no head before it (the unit is where its input sends it).
-    Flit body = message(SyncType::Arrive, child, 0, two)[2];
-    cases.push_back({"no head before it", child, {body}});
-  }
+  const std::vector<test::MalformedReduction> cases = test::malformed_reductions(gid, self, child);
   const std::size_t k = GENERATE_COPY(range(std::size_t{0}, cases.size()));
-  const Case& c = cases[k];
+  const test::MalformedReduction& c = cases[k];
+  const NodeId from = c.from_child ? child : self;
   INFO("case " << k << ": " << c.what);
   Machine m(test::make_config(mesh));
   rtl::CosimOptions opt;
@@ -205,7 +162,7 @@ TEST_CASE("cosim: every malformed reduction message is a violation raised by the
     test::run_driver(m, [&] {
       m.mesh().program_register(self, s, [](bool ok) { REQUIRE(ok); });
       test::wait_cycles(3);
-      for (const Flit& f : c.flits) m.mesh().inject(c.from, f, m.mesh().now_cycle() + 1);
+      for (const Flit& f : c.flits) m.mesh().inject(from, f, m.mesh().now_cycle() + 1);
       test::wait_cycles(300);
     });
     FAIL("the run went on after a malformed reduction message");

@@ -62,10 +62,19 @@ bool Lockstep::apply(const Stimulus& s) {
   if (s.reg.op == RegOp::Program) model_reg_ok_ = model_->program_register(s.reg.setup);
   else if (s.reg.op == RegOp::Free) model_reg_ok_ = model_->free_register(s.reg.gid);
 
+  // The model classifies a flit as it arrives and refuses a malformed one (a
+  // multidestination worm's stray flit) then, where the RTL raises error_o on the flit it
+  // is presented with: in the same cycle, so the arrivals go first when only the RTL
+  // reports an error (the outputs are not compared in an error cycle).
+  bool ok = true;
+  const bool arrivals_first = rtl_out_.error && !model_cycle_.error;
+  if (arrivals_first) ok = receive_arrivals(s);
+
   // Compare cycle c (local_ready against the Local buffer after the step and the command).
   const std::string diff =
       compare_cycle(model_cycle_, model_ports(*model_, s.reg.op, model_reg_ok_, cfg_), rtl_out_, mesh_);
-  bool ok = diff.empty() || fail(diff);
+  ok = (diff.empty() || fail(diff)) && ok;
+  if (model_cycle_.error && violation_.empty()) violation_ = model_cycle_.error_text;
   if (ok && !model_cycle_.error) {
     flits_compared_ += static_cast<std::uint64_t>(model_cycle_.flits());
     credits_compared_ += static_cast<std::uint64_t>(model_cycle_.credits());
@@ -73,17 +82,7 @@ bool Lockstep::apply(const Stimulus& s) {
   }
 
   // The clock edge: arrivals and credits take effect for cycle c + 1.
-  for (int p = 0; p < inputs(); ++p) {
-    if (!s.in[p]) continue;
-    const int vc = s.in[p]->vc();
-    if (buffered(p, vc) >= depth(vc))
-      ok = fail(std::string("stimulus error: flit into full input ") + port_label(p) + " VC " +
-                std::to_string(vc));
-    else if (p < kPorts)
-      model_->receive(port_at(p), *s.in[p], cycle_ + 1);
-    else
-      model_->receive_injected(p - kPorts + 1, *s.in[p], cycle_ + 1);
-  }
+  if (!arrivals_first) ok = receive_arrivals(s) && ok;
   for (int p = 0; p < kPorts; ++p)
     for (int v = 0; v < kRtlVcs; ++v)
       if (s.credit[p][v]) model_->return_credit(port_at(p), v, cycle_ + 1);
@@ -95,6 +94,30 @@ bool Lockstep::apply(const Stimulus& s) {
     ok = false;
   }
   ++cycle_;
+  return ok;
+}
+
+// The stimulus' flits into the model's input buffers (arrival c + 1). A flit the model
+// refuses as it arrives is the model's error of cycle c.
+bool Lockstep::receive_arrivals(const Stimulus& s) {
+  bool ok = true;
+  try {
+    for (int p = 0; p < inputs(); ++p) {
+      if (!s.in[p]) continue;
+      const int vc = s.in[p]->vc();
+      if (buffered(p, vc) >= depth(vc))
+        ok = fail(std::string("stimulus error: flit into full input ") + port_label(p) + " VC " +
+                  std::to_string(vc));
+      else if (p < kPorts)
+        model_->receive(port_at(p), *s.in[p], cycle_ + 1);
+      else
+        model_->receive_injected(p - kPorts + 1, *s.in[p], cycle_ + 1);
+    }
+  } catch (const std::logic_error& e) {
+    if (!rtl_out_.error) return fail(std::string("the model refused an arrival the RTL took: ") + e.what());
+    model_cycle_.error = true;
+    model_cycle_.error_text = e.what();
+  }
   return ok;
 }
 

@@ -68,6 +68,8 @@ class Lockstep {
   bool apply(const Stimulus& s);
 
   const std::string& mismatch() const { return mismatch_; }
+  // The model's words for the first protocol violation it raised (empty before one).
+  const std::string& violation() const { return violation_; }
   const RtlOutputs& rtl_outputs() const { return rtl_out_; }
   bool model_reg_ok() const { return model_reg_ok_; }
   std::uint64_t flits_compared() const { return flits_compared_; }
@@ -77,6 +79,7 @@ class Lockstep {
 
  private:
   bool fail(const std::string& what);
+  bool receive_arrivals(const Stimulus& s);
   void trace(const Stimulus& s, const RtlInputs& in) const;
 
   std::unique_ptr<RtlRouter> rtl_;
@@ -91,6 +94,7 @@ class Lockstep {
   RtlOutputs rtl_out_;
   bool model_reg_ok_ = false;
   std::string mismatch_;
+  std::string violation_;
   std::uint64_t flits_compared_ = 0;
   std::uint64_t credits_compared_ = 0;
   std::uint64_t idle_cycles_ = 0;

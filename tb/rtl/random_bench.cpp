@@ -26,7 +26,7 @@ std::string BenchStats::summary() const {
     << channel_flits_out << " out on ejection outputs; "
     << programs_ok << " programs ok, " << programs_failed << " failed, " << frees
     << " frees (" << early_frees << " early, " << aborts << " mid-epoch); " << epochs
-    << " epochs in hardware";
+    << " epochs in hardware (" << reduction_epochs << " reductions of a vector begun)";
   return s.str();
 }
 
@@ -106,6 +106,11 @@ class Bench {
     bool local_rel_seen = false;
     int soft_left = 0;
     std::uint64_t wake = 0;
+    // This epoch reduces a vector in the routers (docs/reduction-hardware.md): every
+    // arrival is a reduction message with `desc`, an allreduce's release from the parent
+    // one too.
+    bool reduce = false;
+    ReductionDescriptor desc;
   };
   struct Filler {
     bool programmed = false;
@@ -158,6 +163,9 @@ class Bench {
       if (!f.sync) continue;
       for (auto& pl : players_) {
         if (f.gid != pl.gid) continue;
+        // A message counts once it has left whole: a reduction message by its tail (the
+        // emitter holds the batch until then, and the NI has the vector only then).
+        if (!f.tail) continue;
         if (f.stype == SyncType::Arrive && pl.st == St::WaitUp && (f.data < 5 || f.data == 15)) {
           pl.st = St::ReleaseDue;
           pl.wake = c + uniform(1, 20);
@@ -317,6 +325,9 @@ class Bench {
                            ? static_cast<std::uint8_t>(kFirstPlayerGid + uniform(0, opt_.players - 1))
                            : static_cast<std::uint8_t>(kFirstPoolGid + uniform(0, kPoolGids - 1));
     const bool control = t == SyncType::Setup || t == SyncType::Teardown;
+    // A setup makes a member's register a CS path register, which refuses vectors: the
+    // players that reduce never see one.
+    if (control && player_gid) gid = static_cast<std::uint8_t>(kFirstPlayerGid + 2 * uniform(0, (opt_.players - 1) / 2));
     // Arrive / release to this router only with GIDs no register is a member for.
     const bool to_self = chance(0.15) && (control || !player_gid);
     NodeId dest = to_self ? ls_.self() : random_other_node();
@@ -381,8 +392,43 @@ class Bench {
     return s;
   }
 
+  // Every other player may reduce vectors (queue_other_sync keeps CS paths off its GID).
+  static bool reducer(const Player& pl) { return (pl.gid - kFirstPlayerGid) % 2 == 1; }
+
+  // A reduction a member's call could ask for: any operation of a random type, up to the
+  // lanes' words (an empty vector too).
+  ReductionDescriptor random_descriptor() {
+    ReductionDescriptor d;
+    d.type = static_cast<ElementType>(uniform(0, 2));
+    d.op = static_cast<ReduceOp>(uniform(0, d.type == ElementType::Float32 ? 2 : 5));
+    d.all = chance(0.5);
+    const auto most = ls_.params().router.reduce_words / words_per_element(d.type);
+    d.count = static_cast<std::uint16_t>(uniform(0, std::min<std::uint64_t>(most, 4)));
+    return d;
+  }
+
+  // A player's sync message: a head alone, or in a reduction epoch a reduction message
+  // (random words: the lockstep compares what the routers make of them).
+  void send_player_sync(int port, const Flit& head, bool vector, const Player& pl) {
+    if (!vector) {
+      send_sync(port, head);
+      return;
+    }
+    std::vector<std::uint32_t> words(pl.desc.words());
+    for (std::uint32_t& w : words) w = static_cast<std::uint32_t>(rng_.bits());
+    for (const Flit& f : make_reduction_message(head, pl.desc, words)) q_[port][f.vc()].push_back(f);
+    ++stats_.sync_messages;
+    ++stats_.reduction_messages;
+  }
+
   void start_epoch(Player& pl, std::uint64_t c) {
     pl.to_send.clear();
+    // Routers reduce along BTM trees only (a CS path register refuses a vector).
+    pl.reduce = ls_.params().router.reduce_words > 0 && reducer(pl) && !pl.cs && !pl.setup.transit && chance(0.75);
+    if (pl.reduce) {
+      pl.desc = random_descriptor();
+      ++stats_.reduction_epochs;
+    }
     if (pl.cs) {
       for (std::size_t j = 0; j < pl.setup.children.size(); ++j) pl.to_send.push_back(kNoSlot);
     } else {
@@ -478,8 +524,9 @@ class Bench {
         if (slot == kLocalSlot) port = 0;
         else if (slot == kNoSlot) port = static_cast<int>(uniform(1, 4));
         else port = slot + 1;
-        send_sync(port, make_sync(SyncType::Arrive, pl.gid, ls_.self(), ls_.self(),
-                                  chance(0.5) ? Route::YX : Route::XY, slot));
+        send_player_sync(port, make_sync(SyncType::Arrive, pl.gid, ls_.self(), ls_.self(),
+                                         chance(0.5) ? Route::YX : Route::XY, slot),
+                         pl.reduce, pl);
         ++pl.sent;
         break;
       }
@@ -491,8 +538,11 @@ class Bench {
         batch_entry_[pl.gid] = pl.entry;
         pl.local_rel_seen = false;
         const int port = pl.setup.parent ? static_cast<int>(uniform(1, 4)) : 0;
-        send_sync(port, make_sync(SyncType::Release, pl.gid, ls_.self(), ls_.self(),
-                                  chance(0.5) ? Route::YX : Route::XY, 0));
+        // The root's own release carries nothing (the result is in its lane 4 already);
+        // an allreduce's result comes down from the parent with its release.
+        send_player_sync(port, make_sync(SyncType::Release, pl.gid, ls_.self(), ls_.self(),
+                                         chance(0.5) ? Route::YX : Route::XY, 0),
+                         pl.reduce && pl.desc.all && pl.setup.parent.has_value(), pl);
         pl.st = St::WaitReleases;
         break;
       }

@@ -18,7 +18,9 @@
 //     worms of 2 to 14 flits);
 //   - groups: "players" program barrier registers through the software port (BTM with up
 //     to four neighbour children, CS with up to MaxChildren children), run reduction and
-//     distribution epochs, free (also early, while releases still wait for credits, and
+//     distribution epochs (with reduction lanes, half of the players reduce a vector in
+//     most of their BTM epochs: a random operation, type and length, allreduce or not),
+//     free (also early, while releases still wait for credits, and
 //     mid-epoch, which sends messages on to the NI), and fall back to software when the CAM
 //     is full; fillers program and free registers to fill the CAM.
 #pragma once
@@ -68,6 +70,7 @@ struct BenchStats {
   std::uint64_t programs_failed = 0;
   std::uint64_t frees = 0;
   std::uint64_t epochs = 0;        // reductions + distributions completed in hardware
+  std::uint64_t reduction_epochs = 0;  // epochs begun whose arrivals carry vectors
   std::uint64_t early_frees = 0;   // freed while releases still waited in the outbox
   std::uint64_t aborts = 0;        // freed mid-epoch (messages go on to the NI)
   std::string summary() const;

@@ -51,6 +51,7 @@ TEST_CASE("lockstep: the simulator's default router (BufferDepth 16 / tree VC 66
   opt.seed = 17;
   const BenchResult r = run("model", opt);
   CHECK(r.stats.epochs > 10);
+  CHECK(r.stats.reduction_epochs > 5);  // vectors folded in the lanes
 }
 
 TEST_CASE("lockstep: small buffers / short delays / credits used at once", "[lockstep]") {
@@ -145,6 +146,7 @@ TEST_CASE("lockstep: all-port NI (injection channels 1-3, an ejection output per
   CHECK(r.stats.absorbed > 500);
   CHECK(r.stats.forced_first_hops > 100);
   CHECK(r.stats.epochs > 50);
+  CHECK(r.stats.reduction_epochs > 20);
 }
 
 TEST_CASE("lockstep: tree worms (claims, copies to children, drops) beside every other class",

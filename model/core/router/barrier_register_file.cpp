@@ -53,6 +53,11 @@ bool BarrierRegister::unprogram() {
 
 std::optional<Flit> BarrierRegister::on_arrive(std::uint8_t slot, NodeId self) {
   if (slot != kNoSlot) {
+    // A BTM arrival names its child slot (0-3) or the local process (4); a CS arrival
+    // none (kNoSlot). The RTL's flags have five bits.
+    if (slot > kLocalSlot)
+      throw std::logic_error("barrier protocol violation: gid " + std::to_string(setup_.gid) +
+                             " an arrival names no child slot (sync data " + std::to_string(slot) + ")");
     const std::uint32_t bit = 1u << slot;
     if (flags_ & bit)
       throw std::logic_error("barrier protocol violation: gid " + std::to_string(setup_.gid) +

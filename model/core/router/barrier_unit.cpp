@@ -33,11 +33,32 @@ void BarrierUnit::cancel_batch(int r) {
       if (in.reg == r) in.live = false;
 }
 
-void BarrierUnit::update_cs_path(const Flit& f) {
+namespace {
+// A register counts the CS paths of its group that cross its router in ceil(log2(W*H))
+// bits (the RTL's PathRefsW): up to 2^that - 1 >= W*H - 1, as many as the other members
+// of a group of every node can lay across one router.
+std::uint32_t max_path_refs(const MeshShape& mesh) {
+  std::uint32_t bits = 1;
+  while ((std::uint64_t{1} << bits) < static_cast<std::uint64_t>(mesh.nodes())) ++bits;
+  return (std::uint32_t{1} << bits) - 1;
+}
+}  // namespace
+
+void BarrierUnit::update_cs_path(const Flit& f, const RouteUnit& route) {
   // CS setup/teardown messages program the routers they cross (not their endpoints).
   if (f.stype == SyncType::Setup) {
     const int r = regs_.find_or_allocate(f.gid);
-    if (r >= 0) regs_.at(r).open_transit(f.gid);
+    if (r >= 0) {
+      BarrierRegister& reg = regs_.at(r);
+      const std::uint32_t most = max_path_refs(route.mesh());
+      if (reg.path_refs() >= most) {
+        const Coord k = route.here();
+        throw std::logic_error("barrier protocol violation: gid " + std::to_string(f.gid) + " at router (" +
+                               std::to_string(k.x) + "," + std::to_string(k.y) + "): a CS path setup beyond the " +
+                               std::to_string(most) + " its register counts (setups without teardowns)");
+      }
+      reg.open_transit(f.gid);
+    }
     // No free register: this router stays out of the CS tree and forwards with t_rn.
   } else if (f.stype == SyncType::Teardown) {
     const int r = regs_.lookup(f.gid);
@@ -54,7 +75,7 @@ void BarrierUnit::violation(int r, const RouteUnit& route, const std::string& wh
 bool BarrierUnit::take(BufferedFlit& b, int input, std::uint64_t c, const RouteUnit& route, Emitter& emitter) {
   const Flit& f = b.flit;
   if (b.cs_update) {
-    update_cs_path(f);
+    update_cs_path(f, route);
     b.cs_update = false;
     return false;
   }

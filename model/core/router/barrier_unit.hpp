@@ -82,7 +82,7 @@ class BarrierUnit {
     std::uint32_t lane() const { return release ? kLocalSlot : slot; }
   };
   void cancel_batch(int reg);
-  void update_cs_path(const Flit& f);
+  void update_cs_path(const Flit& f, const RouteUnit& route);
   // A head of a member register: checks what it says against the epoch, and opens its
   // message when a vector follows.
   void take_head(int reg, const BufferedFlit& b, int input, const RouteUnit& route);

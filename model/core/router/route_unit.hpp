@@ -17,6 +17,7 @@ class RouteUnit {
 
   NodeId id() const { return id_; }
   Coord here() const { return here_; }
+  const MeshShape& mesh() const { return mesh_; }
   bool all_port() const { return all_port_; }
 
   // Dimension order by the flit's R bit, or a multidestination worm's snake subnetwork
