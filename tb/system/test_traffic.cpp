@@ -6,6 +6,7 @@
 #include <random>
 
 #include "model/core/traffic.hpp"
+#include "sw/runtime/experiments/traffic_experiment.hpp"
 #include "support/sim_helpers.hpp"
 #include "support/tree_reference.hpp"
 
@@ -201,4 +202,26 @@ TEST_CASE("barrier measurements are deterministic", "[system][determinism][barri
   }
   REQUIRE(lat.size() == 8);
   for (std::size_t i = 0; i < 4; ++i) CHECK(lat[i] == lat[i + 4]);
+}
+
+TEST_CASE("traffic: the saturation flag does not depend on the warm-up's length", "[system][traffic][saturation]") {
+  // 8x8 uniform, 1-flit packets, tp 1, trn 2: the network accepts at most about 0.398
+  // flits/node/cycle. A long warm-up builds a large backlog beyond saturation; the flag
+  // must see it grow all the same, and must not see growth below saturation.
+  const ValidConfig cfg = make_config({8, 8}, Timing{1000, 1, 2, 30});
+  for (const std::uint64_t warmup : {std::uint64_t{1000}, std::uint64_t{20000}}) {
+    for (const double rate : {0.35, 0.45}) {
+      INFO("warm-up " << warmup << ", rate " << rate);
+      TrafficParams p = params(3, rate, 1, 5000);
+      p.warmup = warmup;
+      const TrafficExperimentResult r = run_traffic_experiment(cfg, p);
+      CHECK(r.saturated == (rate > 0.4));
+      if (r.saturated) {
+        CHECK(r.traffic.accepted < 0.41);
+        CHECK(r.cycles < 1 + warmup + p.cycles);  // stopped in the window
+      } else {
+        CHECK(r.traffic.accepted == Approx(rate).epsilon(0.02));
+      }
+    }
+  }
 }

@@ -20,7 +20,8 @@ struct TrafficExperimentResult {
   // that arrived.
   bool drain_cut = false;
   // The run stopped in the window: the backlog grew in each of the last three sample
-  // periods (run_traffic_experiment), so the offered load is beyond saturation. The
+  // periods, by 1 % of the load offered in them or more (run_traffic_experiment), so the
+  // offered load is beyond saturation. The
   // results are of the window up to there.
   bool saturated = false;
   // Packets (measured or not) in the network when the run stopped at the bound; 0 when it
@@ -37,6 +38,9 @@ inline constexpr std::uint64_t kMinDrainCycles = 10000;
 // The saturation check samples the backlog every tenth of the window, at least this often
 // apart (a shorter period would see the injection's noise as growth).
 inline constexpr std::uint64_t kSaturationPeriodMin = 500;
+// Saturated: over the last three periods the backlog grew by this share of the packets
+// offered in them (the network accepted less than 99 % of the load).
+inline constexpr double kSaturationShortfall = 0.01;
 
 TrafficExperimentResult run_traffic_experiment(const ValidConfig& cfg, const TrafficParams& p,
                                                const MachineHook& hook = {});
