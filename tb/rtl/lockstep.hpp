@@ -11,7 +11,11 @@
 // its outputs and state to choose the stimulus), then apply(stimulus) presents the
 // stimulus to the RTL, evaluates and compares cycle c, applies the software register
 // command and the arrivals to the model as they take effect at the clock edge (receive
-// with arrival c + 1, return_credit usable in c + 1), and clocks the RTL. The bench never
+// with arrival c + 1, return_credit usable in c + 1), and clocks the RTL. (The model
+// classifies a flit as it receives it and may refuse it then, a multidestination worm's
+// stray flit, where the RTL raises error_o on the flit presented: when only the RTL
+// reports an error in c, the arrivals go first, and a refusal is the model's error of c.)
+// The bench never
 // calls inject(): the NI's injection channels are inputs (Local, and an all-port router's
 // inputs 5-7), fed through receive()/receive_injected(), so the model's source queues
 // stay empty and idle() means "no flit in any input FIFO and no message in any outbox",

@@ -143,9 +143,12 @@ class Bench {
     return false;
   }
 
-  void send_sync(int port, const Flit& f) {
-    q_[port][f.vc()].push_back(f);
+  void send_sync(int port, const Flit& f) { send_sync(port, std::vector<Flit>{f}); }
+  // A sync message of one flit or a reduction message's worm.
+  void send_sync(int port, const std::vector<Flit>& message) {
+    for (const Flit& f : message) q_[port][f.vc()].push_back(f);
     ++stats_.sync_messages;
+    if (message.size() > 1) ++stats_.reduction_messages;
   }
 
   // ---- what the router did in cycle c --------------------------------------------------
@@ -356,9 +359,7 @@ class Bench {
     d.count = static_cast<std::uint16_t>(uniform(0, 3));
     std::vector<std::uint32_t> words(d.words());
     for (std::uint32_t& w : words) w = static_cast<std::uint32_t>(rng_.bits());
-    for (const Flit& f : make_reduction_message(head, d, words)) q_[p][f.vc()].push_back(f);
-    ++stats_.sync_messages;
-    ++stats_.reduction_messages;
+    send_sync(p, make_reduction_message(head, d, words));
   }
 
   // ---- groups ---------------------------------------------------------------------------
@@ -416,9 +417,7 @@ class Bench {
     }
     std::vector<std::uint32_t> words(pl.desc.words());
     for (std::uint32_t& w : words) w = static_cast<std::uint32_t>(rng_.bits());
-    for (const Flit& f : make_reduction_message(head, pl.desc, words)) q_[port][f.vc()].push_back(f);
-    ++stats_.sync_messages;
-    ++stats_.reduction_messages;
+    send_sync(port, make_reduction_message(head, pl.desc, words));
   }
 
   void start_epoch(Player& pl, std::uint64_t c) {

@@ -83,8 +83,7 @@ TEST_CASE("errors: every malformed reduction message at one router, in the model
   // What a mesh of well-made NIs cannot send, but one router can be sent.
   const ReductionDescriptor two{ReduceOp::Sum, ElementType::Int32, true, 2};
   const auto message = [&](NodeId from, std::uint8_t slot) {
-    return make_reduction_message(make_sync(SyncType::Arrive, gid, from, d.self(), Route::XY, slot), two,
-                                  std::vector<std::uint32_t>(two.words(), 0x12345678u));
+    return test::reduction_message_to(d.self(), gid, SyncType::Arrive, from, slot, two);
   };
   const auto then = [](std::vector<Flit> a, const std::vector<Flit>& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -146,12 +145,11 @@ TEST_CASE("errors: the emitter's ALU refuses what the barrier unit let by after 
                                               bad, {0x40000000u}))
     from_local.push_back(f);
 
+  BarrierRegisterSetup root;
+  root.gid = gid;
+  root.children = {{child, Route::XY}};
   RtlInputs program;
-  program.reg_op = RegOp::Program;
-  program.reg_gid = gid;
-  program.reg_num_children = 1;
-  program.reg_child_x[0] = 4;
-  program.reg_child_y[0] = 4;
+  set_program(program, root, mesh, rtl->params().max_children());
   REQUIRE(rtl->eval(program).reg_ok);
   rtl->clock();
 

@@ -18,11 +18,18 @@ struct MalformedReduction {
   std::vector<Flit> flits;
 };
 
+// A well-made reduction message of `gid` from `from` to `self` (every word 0x12345678),
+// for a test to break.
+inline std::vector<Flit> reduction_message_to(NodeId self, std::uint8_t gid, SyncType t, NodeId from,
+                                              std::uint8_t data, const ReductionDescriptor& d) {
+  return make_reduction_message(make_sync(t, gid, from, self, Route::XY, data), d,
+                                std::vector<std::uint32_t>(d.words(), 0x12345678u));
+}
+
 inline std::vector<MalformedReduction> malformed_reductions(std::uint8_t gid, NodeId self, NodeId child) {
   const ReductionDescriptor two{ReduceOp::Sum, ElementType::Int32, true, 2};
   const auto message = [&](SyncType t, NodeId from, std::uint8_t data, const ReductionDescriptor& d) {
-    return make_reduction_message(make_sync(t, gid, from, self, Route::XY, data), d,
-                                  std::vector<std::uint32_t>(d.words(), 0x12345678u));
+    return reduction_message_to(self, gid, t, from, data, d);
   };
   std::vector<MalformedReduction> cases;
   {

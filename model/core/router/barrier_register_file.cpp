@@ -57,7 +57,7 @@ std::optional<Flit> BarrierRegister::on_arrive(std::uint8_t slot, NodeId self) {
     // none (kNoSlot). The RTL's flags have five bits.
     if (slot > kLocalSlot)
       throw std::logic_error("barrier protocol violation: gid " + std::to_string(setup_.gid) +
-                             " an arrival names no child slot (sync data " + std::to_string(slot) + ")");
+                             ": an arrival names no child slot (sync data " + std::to_string(slot) + ")");
     const std::uint32_t bit = 1u << slot;
     if (flags_ & bit)
       throw std::logic_error("barrier protocol violation: gid " + std::to_string(setup_.gid) +
