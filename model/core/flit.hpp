@@ -25,13 +25,23 @@ inline constexpr int kVcs = 5;
 inline constexpr int kWormVc = 0;
 inline constexpr int kSnakeVc = 3;
 inline constexpr int kTreeVc = 4;
+// Ordinary (unicast) worms may have more VCs than VC 0 (--vcs, RouterParams::unicast_vcs):
+// unicast VC k > 0 is VC kVcs + k - 1, after the five classes, so that the classes keep
+// their numbers whatever the count. A worm head takes a free unicast VC of its output at
+// every hop (VC allocation, docs/microarchitecture.md "Unicast VCs").
+inline constexpr int kMaxUnicastVcs = 8;
+inline constexpr int kMaxVcs = kVcs + kMaxUnicastVcs - 1;
+constexpr int unicast_vc(int lane) { return lane == 0 ? kWormVc : kVcs + lane - 1; }
+constexpr bool is_unicast_vc(int vc) { return vc == kWormVc || vc >= kVcs; }
+constexpr int unicast_lane(int vc) { return vc == kWormVc ? 0 : vc - kVcs + 1; }
 // Worms are several flits long and hold an output's VC from head to tail; sync messages
 // are single flits, but for reduction messages (sync worms, model/core/reduction_message.hpp).
-constexpr bool is_worm_vc(int vc) { return vc == kWormVc || vc == kSnakeVc || vc == kTreeVc; }
+constexpr bool is_worm_vc(int vc) { return is_unicast_vc(vc) || vc == kSnakeVc || vc == kTreeVc; }
 // Sync VCs 1 (XY) and 2 (YX) as 0 and 1, for state kept per sync VC.
 constexpr std::size_t sync_vc_index(int vc) { return vc == 2 ? 1 : 0; }
-// The VCs' names in deadlock reports and waveforms.
-inline constexpr std::array<std::string_view, kVcs> kVcNames{"worm", "sync_xy", "sync_yx", "snake_worm", "tree_worm"};
+// The VCs' names in deadlock reports and waveforms (the unicast VCs after VC 0: worm1...).
+inline constexpr std::array<std::string_view, kMaxVcs> kVcNames{
+    "worm", "sync_xy", "sync_yx", "snake_worm", "tree_worm", "worm1", "worm2", "worm3", "worm4", "worm5", "worm6", "worm7"};
 
 // Base routing of a worm between its destinations: XY (ordinary messages, CP), or the
 // high/low snake subnetwork (DP, MP, QG; model/core/snake.hpp).
@@ -71,12 +81,18 @@ struct Flit {
   // along route `route`; there the barrier register's children get copies, each head
   // readdressed to its child, and the NI gets one (docs/tree-multicast.md).
   bool tree = false;
+  // An ordinary worm's unicast VC on the link it is on (0 .. unicast_vcs - 1): chosen by
+  // the VC allocation of the router it leaves (or the NI it is injected by). Every flit
+  // of a worm carries its head's. Multidestination worms keep 0.
+  std::uint8_t lane = 0;
 
   int vc() const {
     if (sync) return 1 + static_cast<int>(route);
     if (tree) return kTreeVc;
-    return base == WormBase::XY ? kWormVc : kSnakeVc;
+    return base == WormBase::XY ? unicast_vc(lane) : kSnakeVc;
   }
+  // A worm that VC allocation places on any unicast VC (not a multidestination worm).
+  bool allocates_vc() const { return !sync && !tree && !mcast && base == WormBase::XY; }
 };
 
 inline Flit make_sync(SyncType t, std::uint8_t gid, NodeId src, NodeId dest, Route r,

@@ -57,9 +57,27 @@ struct RouterParams {
   // 0: the routers reduce nothing, and in-network reductions are refused. 1024 holds the
   // 4 KiB vectors of the experiments; the RTL's lanes are flops, and far fewer.
   std::uint32_t reduce_words = 1024;
+  // VCs of ordinary (unicast) worms per input, each buffer_depth deep (VC 0 and VCs 5..;
+  // flit.hpp). A head takes a free one of its output's at every hop, chosen by
+  // vc_allocation. 1: every worm on VC 0, the papers' router.
+  std::uint32_t unicast_vcs = 1;
+  // Which free unicast VC (with a credit) a head takes: 0 round-robin (from the one after
+  // the output's last choice), 1 the one with the most credits (lowest on a tie).
+  std::uint32_t vc_allocation = 0;
+  // The allocation pipeline's head stages (docs/microarchitecture.md, "Allocation
+  // pipeline"): cycles a worm head spends at the front of its VC in route computation
+  // (0: lookahead routing, computed upstream) and in VC allocation (0: speculative, in
+  // parallel with switch allocation) before its t_rn; the VC idles meanwhile. 0 and 0:
+  // the papers' router, where t_rn alone is the hop.
+  std::uint32_t routing_stage = 0;
+  std::uint32_t va_stage = 0;
+  std::uint32_t head_stages() const { return routing_stage + va_stage; }
 
+  // VC numbers in use: the five classes and the unicast VCs after VC 0.
+  int vcs() const { return kVcs + static_cast<int>(unicast_vcs) - 1; }
   // Depth of VC `vc`'s input buffer (and the credits of that VC on a link).
   std::uint32_t depth(int vc) const {
+    if (vc >= kVcs) return vc < vcs() ? buffer_depth : 0;
     if (vc == kTreeVc) return tree_buffer_depth;
     if (vc == kSnakeVc) return path_worms != 0 ? buffer_depth : 0;
     return vc == kWormVc ? buffer_depth : sync_buffer_depth;
@@ -154,6 +172,7 @@ inline constexpr std::uint32_t kDelayLarge = 1000000;
 inline constexpr const char* kDelayReason = "the event wheel holds a slot per cycle of tp + max(trn, trm)";
 inline constexpr ParameterChoice kNiChoices[] = {{"one-port", 1}, {"all-port", 4}};
 inline constexpr ParameterChoice kOnOff[] = {{"off", 0}, {"on", 1}};
+inline constexpr ParameterChoice kVcAllocationChoices[] = {{"round-robin", 0}, {"most-credits", 1}};
 
 // The order is the command line's (--help) and describe_router()'s.
 inline constexpr Parameter kParameters[] = {
@@ -185,6 +204,37 @@ inline constexpr Parameter kParameters[] = {
      "a 16-bit count", nullptr, &RouterParams::reduce_words, nullptr, 0, "no in-network reduction", true},
     {"ni", "ni_ports", "NiPorts", 1, 1, 4, "", "one-port | all-port (4 injection, 4 ejection channels)", "", "",
      nullptr, &RouterParams::ni_ports, kNiChoices, std::size(kNiChoices)},
+    {"vcs", "unicast_vcs", nullptr, 0, 1, kMaxUnicastVcs, "", "VCs of unicast worms per input, each buffer-depth deep",
+     "", "", nullptr, &RouterParams::unicast_vcs},
+    {"vc-allocation", "vc_allocation", nullptr, 0, 0, 1, "",
+     "which free unicast VC a worm head takes: round-robin | most-credits", "", "", nullptr,
+     &RouterParams::vc_allocation, kVcAllocationChoices, std::size(kVcAllocationChoices)},
+    {"routing-stage", "routing_stage", nullptr, 0, 0, 16, "cycle",
+     "cycles a worm head spends in route computation at its VC's front (0: lookahead routing)", "", "", nullptr,
+     &RouterParams::routing_stage},
+    {"va-stage", "va_stage", nullptr, 0, 0, 16, "cycle",
+     "cycles of VC allocation at the VC's front before switch allocation (0: speculative)", "", "", nullptr,
+     &RouterParams::va_stage},
+};
+
+// Allocation pipelines by name (--pipeline): the head stages, and for BookSim2's routers
+// the hop timing that matches theirs at zero load (../shared/booksim2/README.md: 1-cycle
+// channels, so tp 1; switch allocation and traversal, trn 2). An option given beside a
+// preset wins over the preset's value.
+struct PipelinePreset {
+  const char* name;
+  const char* doc;
+  bool sets_timing;  // tp and trn too
+  std::uint32_t tp, trn, routing_stage, va_stage;
+};
+inline constexpr PipelinePreset kPipelinePresets[] = {
+    {"meshsync", "the papers' router: trn alone is the hop, no head stages", false, 0, 0, 0, 0},
+    {"booksim-lean", "BookSim2 with lookahead routing and speculative allocation: tp 1, trn 2 (3 cycles a hop)", true,
+     1, 2, 0, 0},
+    {"booksim-stock",
+     "BookSim2's stock router: route, VC allocation, then switch allocation: tp 1, trn 2, routing and VC "
+     "allocation stages of a cycle each (5 cycles a hop)",
+     true, 1, 2, 1, 1},
 };
 
 // The row called `name` (a parameter's option name). Throws std::logic_error for a name

@@ -15,9 +15,12 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
       emitter_(cfg.router.barrier_registers) {
   for (InputUnit& i : in_) i.set_capacities(cfg.router, cfg.timing.trn);
   std::uint32_t slots = 0;
-  for (int v = 0; v < kVcs; ++v) slots += cfg.router.depth(v);
+  for (int v = 0; v < kMaxVcs; ++v) slots += cfg.router.depth(v);
+  for (OutputUnit& o : out_) o.set_unicast_vcs(cfg.router);
   for (int p = 0; p < kPorts; ++p)
     if (is_link_output(p)) out_[static_cast<std::size_t>(p)].connect_link(cfg.router);  // downstream buffers are empty
+  unicast_vcs_ = static_cast<std::uint8_t>(cfg.router.unicast_vcs);
+  most_credits_ = cfg.router.vc_allocation == 1;
   credit_returns_.set_capacity(kPorts * slots);
   if (route_.all_port()) more_sources_ = std::make_unique<std::array<InjectionChannel, 3>>();
 }
@@ -49,11 +52,11 @@ std::uint64_t RouterCore::receive_at(int i, const Flit& f, std::uint64_t arrival
 RouterCore::CreditCounts RouterCore::credits_at(std::uint64_t cycle) const {
   CreditCounts n{};
   for (int p = 0; p < kPorts; ++p)
-    for (int v = 0; v < kVcs; ++v) n[static_cast<std::size_t>(p * kVcs + v)] = out_[static_cast<std::size_t>(p)].credits(v);
+    for (int v = 0; v < vcs(); ++v) n[static_cast<std::size_t>(p * kMaxVcs + v)] = out_[static_cast<std::size_t>(p)].credits(v);
   for (std::size_t k = 0; k < credit_returns_.size(); ++k) {
     const CreditReturn& cr = credit_returns_.at(k);
     if (cr.cycle > cycle) break;
-    ++n[static_cast<std::size_t>(cr.port * kVcs + cr.vc)];
+    ++n[static_cast<std::size_t>(cr.port * kMaxVcs + cr.vc)];
   }
   return n;
 }
@@ -90,8 +93,17 @@ bool RouterCore::inject_from_channels(std::uint64_t c) {
   for (int ch = 0; ch < channels(); ++ch) {
     InjectionChannel& src = source(ch);
     if (src.empty() || src.front_cycle() > c) continue;
-    const Flit& f = src.front();
+    Flit f = src.front();
     const int i = input_of_channel(ch);
+    if (f.allocates_vc()) {
+      if (f.head) {
+        const int lane = injection_lane(i, ch);
+        if (lane < 0) continue;
+        injection_lane_[static_cast<std::size_t>(ch)] = static_cast<std::uint8_t>(lane);
+        injection_next_[static_cast<std::size_t>(ch)] = static_cast<std::uint8_t>((lane + 1) % unicast_vcs_);
+      }
+      f.lane = injection_lane_[static_cast<std::size_t>(ch)];
+    }
     if (!input(i).full(f.vc())) {
       receive_at(i, f, c);
       src.pop();
@@ -99,6 +111,23 @@ bool RouterCore::inject_from_channels(std::uint64_t c) {
     }
   }
   return moved;
+}
+
+int RouterCore::injection_lane(int i, int ch) const {
+  int best = -1;
+  std::size_t most_room = 0;
+  for (int k = 0; k < unicast_vcs_; ++k) {
+    const int lane = most_credits_ ? k : (injection_next_[static_cast<std::size_t>(ch)] + k) % unicast_vcs_;
+    const int v = unicast_vc(lane);
+    if (input(i).full(v)) continue;
+    if (!most_credits_) return lane;
+    const std::size_t room = input(i).room(v);
+    if (best < 0 || room > most_room) {
+      best = lane;
+      most_room = room;
+    }
+  }
+  return best;
 }
 
 void RouterCore::look_up_arrivals(std::uint64_t c) {
@@ -118,6 +147,7 @@ RouterCore::Requests RouterCore::arbitrate_inputs(std::uint64_t c) const {
     const InputRequest q = input(i).request(c, i, out_, tree_);
     if (q.vc < 0) continue;
     r.vc[static_cast<std::size_t>(i)] = q.vc;
+    r.out_vc[static_cast<std::size_t>(i)] = q.out_vc;
     if (q.barrier) r.barrier |= 1u << i;
     if (q.drop) r.drop |= 1u << i;
     r.wants[static_cast<std::size_t>(i)] = q.outputs;
@@ -173,8 +203,15 @@ bool RouterCore::traverse(std::uint64_t c, Requests& r, const EmitterOffer& offe
     }
     const int v = r.vc[static_cast<std::size_t>(w)];
     const BufferedFlit& b = input(w).front(v);
-    const Flit f = Crossbar::from_input(o, b, b.tree ? tree_.child(w, o) : nullptr);
-    out_[static_cast<std::size_t>(o)].pass(v, f.tail, w);
+    Flit f = Crossbar::from_input(o, b, b.tree ? tree_.child(w, o) : nullptr);
+    // A unicast worm goes on in the VC its head took here (VC allocation); the others
+    // keep theirs.
+    const int ov = f.allocates_vc() ? r.out_vc[static_cast<std::size_t>(w)] : v;
+    if (f.allocates_vc()) {
+      f.lane = static_cast<std::uint8_t>(unicast_lane(ov));
+      if (f.head) input(w).hold_out_vc(v, ov);
+    }
+    out_[static_cast<std::size_t>(o)].pass(ov, f.tail, w);
     // A flit with several outputs leaves its buffer with the last of them.
     if (o == highest_bit(r.wants[static_cast<std::size_t>(w)])) {
       if (f.tail && b.tree) tree_.release(w);
@@ -200,7 +237,7 @@ void RouterCore::send(int out, const Flit& f, std::uint64_t cycle, RouterLinks& 
 
 void RouterCore::pop_input(int i, int v, std::uint64_t c, RouterLinks& links) {
   InputUnit& in = input(i);
-  in.pop(v);
+  in.pop(v, c);
   const auto bit = static_cast<std::uint16_t>(1u << i);
   if (v == kTreeVc && in.size(kTreeVc) == 0) tree_inputs_ &= static_cast<std::uint16_t>(~bit);
   if (in.empty()) busy_inputs_ &= static_cast<std::uint16_t>(~bit);
@@ -252,7 +289,7 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
   };
   const std::string me = "router " + where(id());
   for (int i = 0; i < inputs(); ++i)
-    for (int v = 0; v < kVcs; ++v) {
+    for (int v = 0; v < vcs(); ++v) {
       if (input(i).size(v) == 0) continue;
       const BufferedFlit& b = input(i).front(v);
       std::ostringstream s;
@@ -281,12 +318,19 @@ void RouterCore::describe_stuck(std::vector<std::string>& out, const MeshShape& 
         const OutputUnit& o = out_[static_cast<std::size_t>(b.out)];
         s << " waiting for output " << output_name(b.out);
         if (b.copy >= 0) s << " and " << output_name(b.copy);
+        if (b.flit.allocates_vc() && b.flit.head && unicast_vcs_ > 1) {
+          s << " (every unicast VC held or without a credit)";
+          out.push_back(s.str());
+          continue;
+        }
+        // A unicast worm's other flits go on in the output VC its head took.
+        const int ov = b.flit.allocates_vc() && !b.flit.head ? input(i).out_vc(v) : v;
         s << " (";
-        if (o.link()) s << "credits " << o.credits(v);
+        if (o.link()) s << "credits " << o.credits(ov);
         // A sync VC is held only by a reduction message (a sync worm) between its head and tail.
-        const int owner = o.owner(v);
-        if (is_worm_vc(v) || owner >= 0) {
-          const std::string vc = is_worm_vc(v) ? "worm VC" : "sync VC";
+        const int owner = o.owner(ov);
+        if (is_worm_vc(ov) || owner >= 0) {
+          const std::string vc = is_worm_vc(ov) ? "worm VC" : "sync VC";
           s << (o.link() ? ", " : "")
             << (owner < 0            ? vc + " free"
                 : owner == inputs() ? vc + " held by the barrier emitter"

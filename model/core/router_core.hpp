@@ -95,7 +95,7 @@ class RouterCore {
   std::uint32_t credits(Port p, int vc) const { return out_[static_cast<std::size_t>(index(p))].credits(vc); }
   // The credit counters as the hardware holds them in `cycle`, per port (index) and VC:
   // returns that have arrived count even if this router has not run since.
-  using CreditCounts = std::array<std::uint32_t, kPorts * kVcs>;
+  using CreditCounts = std::array<std::uint32_t, kPorts * kMaxVcs>;  // port * kMaxVcs + vc
   CreditCounts credits_at(std::uint64_t cycle) const;
   std::size_t buffered(Port p, int vc) const { return input(index(p)).size(vc); }
   // Flits in the input buffer of injection channel `channel`, VC `vc`.
@@ -115,6 +115,7 @@ class RouterCore {
   // allocator read them.
   struct Requests {
     std::array<std::int8_t, kMaxInputs> vc{};
+    std::array<std::int8_t, kMaxInputs> out_vc{};  // the VC taken at the output
     std::array<std::uint16_t, kMaxInputs> wants{};      // per input: the outputs it asks for
     std::array<std::uint16_t, kMaxOutputs> by_output{};  // per output: the requesters
     unsigned asking = 0;   // outputs with a requester
@@ -156,6 +157,11 @@ class RouterCore {
   // channel other than 0 (channels 1-3 carry worms only: the barrier unit serves the
   // five ports).
   void check_channel(int channel, const Flit& f) const;
+  // The unicast VC of input `i` a worm head from injection channel `ch` goes into (the
+  // NI's VC allocation: one with room, round robin or the most room), or -1.
+  int injection_lane(int i, int ch) const;
+  // VC numbers in use (RouterParams::vcs()).
+  int vcs() const { return kVcs + unicast_vcs_ - 1; }
 
   RouteUnit route_;
   Timing timing_;
@@ -169,6 +175,12 @@ class RouterCore {
   FlitFifo<CreditReturn> credit_returns_;
   InjectionChannel source_;  // injection channel 0
   std::unique_ptr<std::array<InjectionChannel, 3>> more_sources_;  // all-port: 1..3
+  // Per injection channel, the unicast VC of the worm it is injecting and the next VC
+  // the round robin tries.
+  std::array<std::uint8_t, 4> injection_lane_{};
+  std::array<std::uint8_t, 4> injection_next_{};
+  std::uint8_t unicast_vcs_ = 1;
+  bool most_credits_ = false;
   // Bit per input, so that a cycle visits only the inputs with work.
   std::uint16_t busy_inputs_ = 0;    // holding a flit
   std::uint16_t tree_inputs_ = 0;    // holding a tree worm's flit

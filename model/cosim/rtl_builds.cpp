@@ -28,6 +28,7 @@ std::vector<RtlBuild>& rtl_builds() {
 void add_rtl_build(RtlBuild b) { rtl_builds().push_back(std::move(b)); }
 
 const RtlBuild& find_rtl_build(const NetworkConfig& cfg, const std::string& name) {
+  require_rtl_features(cfg);
   std::string have;
   for (const RtlBuild& b : rtl_builds()) {
     if (name.empty() ? matches(b.params, cfg) : b.params.name == name) {

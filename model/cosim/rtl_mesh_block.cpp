@@ -80,6 +80,7 @@ std::string describe(const MeshParams& p) {
 void add_mesh_build(MeshBuild b) { mesh_builds().push_back(std::move(b)); }
 
 const MeshBuild& find_mesh_build(const NetworkConfig& cfg, const std::string& name) {
+  require_rtl_features(cfg);
   if (cfg.router.ni_ports != 1)
     throw ConfigError("the RTL mesh block (--rtl mesh, --lockstep mesh) has one-port NIs; run with --ni one-port, "
                       "or put all-port RTL routers in the SystemC mesh (--rtl all)");

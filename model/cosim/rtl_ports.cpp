@@ -1,5 +1,7 @@
 #include "rtl_ports.hpp"
 
+#include "model/core/errors.hpp"
+
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
@@ -107,6 +109,16 @@ RtlParams router_params(const NetworkConfig& c) {
   for (const Parameter& row : kParameters)
     if (row.rtl != nullptr) row.of(p) = row.of(c);
   return p;
+}
+
+void require_rtl_features(const NetworkConfig& c) {
+  if (c.router.unicast_vcs != 1)
+    throw ConfigError("the RTL router has one unicast VC: --vcs " + std::to_string(c.router.unicast_vcs) +
+                      " runs on the model only (drop --rtl and --lockstep, or use --vcs 1)");
+  if (c.router.head_stages() != 0)
+    throw ConfigError("the RTL router has no routing or VC allocation stage: --routing-stage " +
+                      std::to_string(c.router.routing_stage) + " --va-stage " + std::to_string(c.router.va_stage) +
+                      " runs on the model only (drop --rtl and --lockstep, or use --pipeline meshsync)");
 }
 
 bool matches(const RtlParams& p, const NetworkConfig& c) {

@@ -67,7 +67,10 @@ void MeshSystem::software_method() {
     sc_core::sc_stop();
     return;
   } catch (const std::bad_alloc&) {
-    throw;  // out of memory is no simulation result: SystemC wraps it, and run_program reports it (is_bad_alloc)
+    // Out of memory is no simulation result: SystemC wraps it, and run_program reports it
+    // (is_bad_alloc). The wrapping allocates: the reserve makes room for it.
+    oom_reserve_.reset();
+    throw;
   } catch (const std::exception& e) {
     error_ = e.what();
     sc_core::sc_stop();
@@ -195,7 +198,8 @@ void MeshSystem::clock_thread() {
       }
     }
   } catch (const std::bad_alloc&) {
-    throw;  // as in the timed callbacks above
+    oom_reserve_.reset();  // as in the timed callbacks above
+    throw;
   } catch (const std::exception& e) {
     error_ = e.what();
     sc_core::sc_stop();

@@ -132,6 +132,10 @@ class MeshSystem : public sc_core::sc_module, public NiHost, private NetworkSink
   std::vector<std::unique_ptr<RegisterPort>> register_ports_;
   std::string error_;
   std::string refusal_;
+  // Freed when the simulation runs out of memory, so that SystemC can still wrap the
+  // bad_alloc for run_program to report in one line (measured: a router allocated in the
+  // first cycles of a 512x512 run under ulimit -v left SystemC no room, and it aborted).
+  std::unique_ptr<char[]> oom_reserve_ = std::make_unique<char[]>(std::size_t{1} << 20);
 };
 
 }  // namespace meshsync

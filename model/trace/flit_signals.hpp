@@ -43,12 +43,13 @@ inline FlitKind flit_kind(const Flit& f) {
   return static_cast<FlitKind>(base + (f.head ? 0 : f.tail ? 2 : 1));
 }
 
-// The virtual networks by their names (flit.hpp), as the filter files list them.
-inline const std::vector<std::string>& vc_names() {
-  static const std::vector<std::string> names(kVcNames.begin(), kVcNames.end());
-  return names;
+// The virtual networks by their names (flit.hpp), as the filter files list them: the
+// `count` VC numbers a router uses (RouterParams::vcs()).
+inline std::vector<std::string> vc_names(int count) {
+  return std::vector<std::string>(kVcNames.begin(), kVcNames.begin() + count);
 }
-inline constexpr unsigned kVcBits = 3;
+// Bits of a flit's VC number: 3 for the five classes and up to three more unicast VCs.
+inline unsigned vc_bits(int count) { return count > 8 ? 4 : 3; }
 
 // A node as a trace shows it: its coordinates side by side, x in the high bits, so that
 // the bare number reads as x then y in binary; the filter names it "x,y".

@@ -26,7 +26,8 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
   const MeshShape& mesh = net.mesh();
   coord_bits_ = bits_for(static_cast<std::uint64_t>(std::max(mesh.width, mesh.height) - 1));
   std::uint32_t deepest = 0;
-  for (int v = 0; v < kVcs; ++v) deepest = std::max(deepest, net.config().router.depth(v));
+  vcs_ = net.config().router.vcs();
+  for (int v = 0; v < vcs_; ++v) deepest = std::max(deepest, net.config().router.depth(v));
   const unsigned credit_bits = bits_for(deepest);
   std::vector<NodeId> nodes = o.routers;
   if (nodes.empty())
@@ -41,7 +42,7 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
   save_path_ = stem + ".gtkw";
   const std::vector<std::string> filters{stem + ".flit_kind.txt", stem + ".vc.txt", stem + ".node.txt"};
   write_filter_file(filters[0], flit_kind_names());
-  write_filter_file(filters[1], vc_names());
+  write_filter_file(filters[1], vc_names(vcs_));
   write_filter_file(filters[2], node_names(mesh, coord_bits_));
   companions_ = filters;
   companions_.push_back(save_path_);
@@ -68,7 +69,7 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
       SaveGroup pg{port, false, {}, {}};
       file_->push_scope(port);
       declare_row(pg.rows, at, "kind", kFlitKindBits, SaveRow::Decimal, 0);
-      declare_row(pg.rows, at, "vc", kVcBits, SaveRow::Decimal, 1);
+      declare_row(pg.rows, at, "vc", vc_bits(vcs_), SaveRow::Decimal, 1);
       declare_row(pg.rows, at, "src", 2 * coord_bits_, SaveRow::Decimal, 2);
       declare_row(pg.rows, at, "dest", 2 * coord_bits_, SaveRow::Decimal, 2);
       declare_row(pg.rows, at, "gid", 8, SaveRow::Decimal);
@@ -86,7 +87,7 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
         // tree has them.
         std::vector<SaveRow> unlisted;
         file_->push_scope(port);
-        for (const std::string& v : vc_names())
+        for (const std::string& v : vc_names(vcs_))
           declare_row(unlisted, at, "credits_" + v, credit_bits, SaveRow::Decimal);
         file_->pop_scope();
       }
@@ -114,7 +115,7 @@ WaveProbe::WaveProbe(NetworkCore& net, const WaveOptions& o)
       const RouterCore& r = net.router(n);
       std::uint32_t s = t.credits;
       for (Port p : kAllPorts)
-        for (int v = 0; v < kVcs; ++v) set(s++, r.credits(p, v));
+        for (int v = 0; v < vcs_; ++v) set(s++, r.credits(p, v));
       show_registers(n, true);
     }
   }
@@ -180,7 +181,7 @@ void WaveProbe::on_output(NodeId node, int port, const Flit& f, std::uint64_t) {
   // nothing leaves through the mesh's edge).
   const Traced& tr = traced_[static_cast<std::size_t>(t)];
   if (tr.model && port != index(Port::Local)) {
-    const std::uint32_t s = tr.credits + static_cast<std::uint32_t>(port * kVcs + f.vc());
+    const std::uint32_t s = tr.credits + static_cast<std::uint32_t>(port * vcs_ + f.vc());
     set(s, vars_[s].now - 1);
   }
 }
@@ -188,7 +189,7 @@ void WaveProbe::on_output(NodeId node, int port, const Flit& f, std::uint64_t) {
 void WaveProbe::on_credit(NodeId node, int port, int vc, std::uint64_t due) {
   const std::int32_t t = traced_index_[node];
   if (t < 0 || !traced_[static_cast<std::size_t>(t)].model) return;
-  const CreditReturn cr{due, traced_[static_cast<std::size_t>(t)].credits + static_cast<std::uint32_t>(port * kVcs + vc)};
+  const CreditReturn cr{due, traced_[static_cast<std::size_t>(t)].credits + static_cast<std::uint32_t>(port * vcs_ + vc)};
   // Returns come due in the order they were sent, but for links slowed at run time.
   if (credit_returns_.empty() || credit_returns_.back().due <= due) {
     credit_returns_.push_back(cr);

@@ -101,6 +101,7 @@ class WaveProbe : public NetworkProbe {
   std::vector<std::int32_t> traced_index_;  // per node: index into traced_, -1 untraced
   std::vector<Traced> traced_;
   std::uint32_t clk_ = 0, cycle_ = 0;
+  int vcs_ = kVcs;            // VC numbers in use: a port's credit rows
   unsigned coord_bits_ = 1;  // a node shows as its x and y side by side: x << coord_bits_ | y
   std::uint64_t written_until_ = 0;  // cycles before it are in the file (or skipped)
   bool window_open_ = false;         // the full state was written at the window's start

@@ -47,6 +47,18 @@ std::string nearest_name(const std::string& typed, const std::vector<std::string
   return best;
 }
 
+CLI::Validator one_of(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  return CLI::Validator(
+      [names](std::string& typed) -> std::string {
+        if (std::find(names.begin(), names.end(), typed) != names.end()) return "";
+        std::string all;
+        for (const std::string& n : names) all += (all.empty() ? "" : ",") + n;
+        return typed + " not in {" + all + "}" + suggestion(nearest_name(typed, names));
+      },
+      "");
+}
+
 void check_arguments(const CLI::App& app, const std::vector<std::string>& args) {
   const std::vector<std::string> root_options = long_options(app);
   const CLI::App* sub = nullptr;

@@ -6,6 +6,7 @@
 // - a list with an empty item ("dp,,qg") is refused, where CLI11 drops the item.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,16 @@ namespace meshsync {
 // The candidate nearest to `typed` by edit distance, or "" when none is near enough to be
 // a likely typo (at most a third of the name's letters, and at least 2, changed).
 std::string nearest_name(const std::string& typed, const std::vector<std::string>& candidates);
+
+// Accepts exactly one of `names` (sorted in the message): "bogus not in {btm,cs}", with
+// the nearest name when one is near ("(did you mean cs?)").
+CLI::Validator one_of(std::vector<std::string> names);
+template <typename E>
+CLI::Validator one_of(const std::map<std::string, E>& names) {
+  std::vector<std::string> keys;
+  for (const auto& entry : names) keys.push_back(entry.first);
+  return one_of(std::move(keys));
+}
 
 // Whether a list option's text (`opt` splits it at its delimiter) has an empty item:
 // "dp,,qg", ",dp", "dp,". Also for config files (yaml_config.cpp).

@@ -104,15 +104,15 @@ CLI::Option* add_number(CLI::App* app, const std::string& name, T& field, const 
   return app->add_option(name, field, help)->capture_default_str()->transform(range);
 }
 
-// Only the names are accepted (IsMember); the Transformer then stores the enumerator. Its
+// Only the names are accepted (one_of); the Transformer then stores the enumerator. Its
 // name-to-number mapping would only confuse --help, so it has no description. transform()
-// puts a validator before the others, hence IsMember last.
+// puts a validator before the others, hence one_of last.
 template <typename T, typename E>
 CLI::Option* add_names(CLI::App* app, const std::string& name, T& field,
                        const std::map<std::string, E>& names, const std::string& help) {
   return app->add_option(name, field, help)
       ->transform(CLI::Transformer(names).description(""))
-      ->transform(CLI::IsMember(names));
+      ->transform(one_of(names));
 }
 
 CLI::Option* add_seed(CLI::App* app, std::uint64_t& seed, const std::string& help) {
@@ -144,6 +144,35 @@ void add_parameter(CLI::App* app, NetworkConfig& c, const Parameter& p, std::str
   add_names(app, names, field, values, line)->default_str(value_text(p, field));
 }
 
+// --pipeline NAME: an allocation pipeline preset (kPipelinePresets), applied once the
+// command line and any --config file are read, to each of its values no option gave.
+void add_pipeline(CLI::App* app, NetworkOptions& n) {
+  std::vector<std::string> names;
+  std::string help = "allocation pipeline preset; an option given beside it wins:";
+  for (const PipelinePreset& p : kPipelinePresets) {
+    names.push_back(p.name);
+    help += std::string(" ") + p.name + " (" + p.doc + ");";
+  }
+  help.pop_back();
+  app->add_option("--pipeline", n.pipeline, help)->check(one_of(names));
+  app->final_callback([app, &n] {
+    for (const PipelinePreset& p : kPipelinePresets) {
+      if (n.pipeline != p.name) continue;
+      const auto unless_given = [app](const char* option, std::uint32_t& field, std::uint32_t value) {
+        const CLI::Option* o = app->get_option_no_throw(option);
+        if (o == nullptr || o->count() == 0) field = value;
+      };
+      RouterParams& r = n.config.router;
+      unless_given("--routing-stage", r.routing_stage, p.routing_stage);
+      unless_given("--va-stage", r.va_stage, p.va_stage);
+      if (p.sets_timing) {
+        unless_given("--tp", n.config.timing.tp, p.tp);
+        unless_given("--trn", n.config.timing.trn, p.trn);
+      }
+    }
+  });
+}
+
 // `ts_names`: the start-up's option name(s); multicast also calls it --startup, the QG
 // paper's word. --ni is an option of the subcommands that use it (add_parameter); the
 // other parameters with named values (--path-worms) are every subcommand's.
@@ -159,6 +188,7 @@ void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts
     if (p.choices == nullptr) add_parameter(app, c, p, p.timing == &Timing::ts ? ts_names : "");
     else if (&p != &parameter("ni")) add_parameter(app, c, p);
   }
+  add_pipeline(app, n);
   add_number(app, "--deadlock-cycles", c.deadlock_cycles,
              "report a deadlock after this many cycles without progress",
              decimal(std::int64_t{1}, std::numeric_limits<std::int64_t>::max()));
@@ -190,7 +220,7 @@ void add_network_options(CLI::App* app, NetworkOptions& n, const std::string& ts
 void add_background_load(CLI::App* app, BackgroundLoad& l, const std::string& names, const std::string& what) {
   CLI::Option* load =
       app->add_option(names, l.pattern, "unicast load while the " + what + " run: uniform | transpose | hotspot")
-          ->check(CLI::IsMember(pattern_names()));
+          ->check(one_of(pattern_names()));
   app->add_option("--load-rate", l.rate, "the load's offered rate, flits/node/cycle")
       ->capture_default_str()
       ->transform(kFinite)
@@ -347,7 +377,7 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
       ->transform(real_range(0.0, 1.0));
   bcast->add_option("--stage0", o.params.stage0, "two-stage: before the multicast the root waits for none | delay | sync (one random rank)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"none", "delay", "sync"}));
+      ->check(one_of({"none", "delay", "sync"}));
   add_number(bcast, "--root-delay", o.params.root_delay, "two-stage, --stage0 delay: cycles the root waits", kNonNegative);
   add_number(bcast, "--threshold", o.params.threshold, "two-stage: fewer ranks run TUNED's binomial tree instead", decimal(2, std::int64_t{1} << 30));
   // LogP's split of a send (docs/broadcast.md, "The cost of a send"); unset, a send costs
@@ -367,18 +397,18 @@ CLI::App* add_bcast(CLI::App& app, BcastOptions& o) {
   bcast->add_option("--done-at", o.params.done_at,
                     "a rank leaves the broadcast once its last send is posted, or once it is delivered")
       ->capture_default_str()
-      ->check(CLI::IsMember({"posted", "delivered"}));
+      ->check(one_of({"posted", "delivered"}));
   add_number(bcast, "--repeat", o.params.repeat, "broadcasts in a row (the adaptive tree learns between them)", decimal(1, 100000));
   bcast->add_option("--slow-link", o.params.slow_link, "x,y:PORT:CYCLES: that link (PORT +X -X +Y -Y) gets this much slower ...");
   add_number(bcast, "--slow-at", o.params.slow_at, "... before this broadcast (1-based)", kPositive);
   bcast->add_option("--swapping", o.params.swapping, "the adaptive tree's strategy: family | path | leaf | position")
       ->capture_default_str()
-      ->check(CLI::IsMember({"family", "path", "leaf", "position"}));
+      ->check(one_of({"family", "path", "leaf", "position"}));
   bcast->add_option("--learn", o.params.learn,
                     "the adaptive tree's costs after each broadcast: edges (its own edges' measured latencies) | "
                     "links (told every link's extra latency)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"edges", "links"}));
+      ->check(one_of({"edges", "links"}));
   add_seed(bcast, o.params.seed, "seed for random ranks, the message's bytes and the skews");
   bcast->add_flag("--json", o.json, "print JSON");
   bcast->add_flag("--per-rank", o.per_rank, "every rank's cycles (JSON: always with one run)");
@@ -416,7 +446,7 @@ CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
                                  "Figueira & Mendes' swapping (Figs. 7, 8) and churn (Fig. 9) experiments on random distances");
   cmd->add_option("--experiment", o.params.experiment, "swapping | churn")
       ->capture_default_str()
-      ->check(CLI::IsMember({"swapping", "churn"}));
+      ->check(one_of({"swapping", "churn"}));
   // The distance matrix holds (nodes + operations)^2 4-byte distances: 8192 + 8192 take 1 GB.
   add_number(cmd, "--nodes", o.params.nodes, "nodes in the tree", decimal(2, 8192));
   add_number(cmd, "--max-distance", o.params.max_distance, "distances uniform in [0, this]", decimal(0, 1000000));
@@ -435,7 +465,7 @@ CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
                   "when a search changes the tree: guarded (the cheapest trial only if it lowers the cost; a join "
                   "searches only if it raised the cost) or paper (the cheapest always; a join always searches)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"guarded", "paper"}));
+      ->check(one_of({"guarded", "paper"}));
   // A worked example instead: the options of the random experiments would change nothing.
   auto* distances = cmd->add_option("--distances", o.distances,
                                     "a distance matrix (CSV, one row per line): print its Balanced-Path tree and "
@@ -453,7 +483,7 @@ CLI::App* add_adaptive_tree(CLI::App& app, AdaptiveTreeOptions& o) {
       ->needs(distances);
   cmd->add_option("--swapping", o.swapping, "the search that repairs a leave or a dearer edge (--distances)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"family", "path", "leaf", "position"}))
+      ->check(one_of({"family", "path", "leaf", "position"}))
       ->needs(distances);
   cmd->add_flag("--json", o.json, "print JSON");
   return cmd;

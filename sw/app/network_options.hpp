@@ -22,6 +22,8 @@ struct NetworkOptions {
   // Off: run even when the network may not fit in the memory available (memory_check.hpp).
   bool memory_check = true;
   ProgressMode progress = ProgressMode::Auto;
+  // An allocation pipeline preset (kPipelinePresets), applied where no option says otherwise.
+  std::string pipeline;
   bool wants_rtl() const { return !rtl.empty() || !lockstep.empty(); }
 };
 

@@ -32,9 +32,14 @@ TrafficParams params(std::uint64_t seed, double rate, std::uint16_t flits, std::
 TEST_CASE("barriers under uniform background traffic: all flits once, no deadlock", "[system][traffic][barrier]") {
   const MeshShape mesh{8, 8};
   const Timing t{40, 1, 1, 4};
+  // One unicast VC (the papers' router), and three (--vcs: the worms change VCs at every
+  // hop beside the sync messages).
+  const std::uint32_t vcs = GENERATE(1u, 3u);
   for (BarrierScheme scheme : {BarrierScheme::BTM, BarrierScheme::CS}) {
-    INFO(scheme_name(scheme));
-    Machine m(make_config(mesh, t));
+    INFO(scheme_name(scheme) << ", " << vcs << " unicast VCs");
+    NetworkConfig cfg = make_config(mesh, t);
+    cfg.router.unicast_vcs = vcs;
+    Machine m(cfg);
     TrafficGenerator gen(params(7, 0.08, 4, 6000), mesh, 0);
     m.mesh().attach_traffic(&gen);
     const auto members = ref::random_members(mesh, 24, 77);

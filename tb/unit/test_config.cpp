@@ -78,7 +78,7 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   // its JSON.
   CHECK(j.at("router") == nlohmann::json{{"buffer_depth", 9}, {"sync_buffer_depth", 2},
                                          {"tree_buffer_depth", 66}, {"barrier_registers", 17},
-                                         {"max_children", 12}, {"ni_ports", 4}, {"path_worms", 1}, {"reduce_words", 1024}});
+                                         {"max_children", 12}, {"ni_ports", 4}, {"path_worms", 1}, {"reduce_words", 1024}, {"unicast_vcs", 1}, {"vc_allocation", 0}, {"routing_stage", 0}, {"va_stage", 0}});
   CHECK(j.at("deadlock_cycles") == 4242);
   const auto back = nlohmann::json::parse(j.dump()).get<NetworkConfig>();
   CHECK(back.mesh.width == 5);

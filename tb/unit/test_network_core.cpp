@@ -164,7 +164,7 @@ TEST_CASE("core: once the network is idle every router holds full credits", "[co
       if (p == Port::Local || !mesh.has_neighbor(r.coord(), p)) continue;
       INFO("router " << n << " output " << port_name(p));
       const auto at = [&](int vc, std::uint64_t cycle) {
-        return r.credits_at(cycle)[static_cast<std::size_t>(index(p) * kVcs + vc)];
+        return r.credits_at(cycle)[static_cast<std::size_t>(index(p) * kMaxVcs + vc)];
       };
       CHECK(at(kWormVc, later) == 6);
       CHECK(at(1, later) == 4);

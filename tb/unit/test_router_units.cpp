@@ -240,7 +240,7 @@ TEST_CASE("input unit: VCs are offered round robin from the one after the last s
   in.classify_arrivals(10, west_in, ctx);
   const std::uint64_t c0 = 10 + kTiming.trn - 1;
   CHECK(in.request(c0, west_in, out, tree).vc == kWormVc);
-  in.pop(kWormVc);
+  in.pop(kWormVc, c0);
   CHECK(in.request(c0 + 1, west_in, out, tree).vc == 2);  // after VC 0: VC 2
 }
 

@@ -270,8 +270,8 @@ TEST_CASE("waveform: credits and barrier registers in the trace are the router's
       const RouterCore::CreditCounts credits = r.credits_at(c);
       for (Port p : kAllPorts)
         for (int v = 0; v < kVcs; ++v) {
-          const std::uint32_t held = credits[static_cast<std::size_t>(index(p) * kVcs + v)];
-          REQUIRE(t.at(router + std::string(port_signal_name(p)) + "_out.credits_" + vc_names()[static_cast<std::size_t>(v)],
+          const std::uint32_t held = credits[static_cast<std::size_t>(index(p) * kMaxVcs + v)];
+          REQUIRE(t.at(router + std::string(port_signal_name(p)) + "_out.credits_" + vc_names(kVcs)[static_cast<std::size_t>(v)],
                        time) == held);
           saw_credit_taken |= p != Port::Local && held < net.config().router.depth(v);
         }

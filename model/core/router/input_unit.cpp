@@ -21,12 +21,12 @@ std::uint64_t InputUnit::accept(const Flit& f, std::uint64_t arrival, int input,
     // between.
     b.lookup = true;
     b.ready = arrival;
-    unrouted_ = static_cast<std::uint8_t>(unrouted_ | (1u << v));
+    unrouted_ = static_cast<std::uint16_t>(unrouted_ | (1u << v));
   } else {
     classify(b, input, arrival, ctx);  // worms need no lookup
     if (f.mcast) classify_worm(b, input, ctx);
   }
-  nonempty_ = static_cast<std::uint8_t>(nonempty_ | (1u << v));
+  nonempty_ = static_cast<std::uint16_t>(nonempty_ | (1u << v));
   if (fifo(v).size() == 1) refresh_front(v);
   return b.ready;
 }
@@ -46,7 +46,7 @@ void InputUnit::classify_arrivals(std::uint64_t c, int input, const ArrivalConte
       b.lookup = false;
       classify(b, input, b.ready, ctx);
     }
-    if (!left) unrouted_ = static_cast<std::uint8_t>(unrouted_ & ~(1u << v));
+    if (!left) unrouted_ = static_cast<std::uint16_t>(unrouted_ & ~(1u << v));
     refresh_front(v);
   }
 }
@@ -85,6 +85,9 @@ void InputUnit::classify(BufferedFlit& b, int input, std::uint64_t arrival, cons
     if (f.head && f.first != Port::Local && p != Port::Local && is_injection_input(input)) p = f.first;
     b.out = static_cast<std::int8_t>(p == Port::Local ? route.eject_output(input) : index(p));
   }
+  // A worm head runs the allocation pipeline's head stages first (from its arrival at an
+  // empty VC; behind another worm, from when it reaches the front: pop()).
+  if (runs_head_stages(f)) delay += head_stages_;
   b.ready = arrival + delay - 1;
 }
 
@@ -128,11 +131,11 @@ InputRequest InputUnit::first_eligible(std::uint64_t c, int input, const std::ar
                                        const TreeClaim& tree) const {
   InputRequest r;
   // Only the VCs holding flits are looked at, in round-robin order from rr_.
-  const unsigned rotated = ((unsigned{nonempty_} >> rr_) | (unsigned{nonempty_} << (kVcs - rr_))) & ((1u << kVcs) - 1);
+  const unsigned rotated = ((unsigned{nonempty_} >> rr_) | (unsigned{nonempty_} << (kMaxVcs - rr_))) & ((1u << kMaxVcs) - 1);
   for (unsigned m = rotated; m; m &= m - 1) {
     int v = lowest_bit(m) + rr_;
-    if (v >= kVcs) v -= kVcs;
-    if (due_[static_cast<std::size_t>(v)] > c) continue;  // arrives later, or not ready yet
+    if (v >= kMaxVcs) v -= kMaxVcs;
+    if (due_of(v) > c) continue;  // arrives later, or not ready yet
     const BufferedFlit& b = front(v);
     if (b.consume || b.cs_update) {
       // The barrier unit takes its messages from their arrival on, ready or not.
@@ -150,11 +153,17 @@ InputRequest InputUnit::first_eligible(std::uint64_t c, int input, const std::ar
       // A flit awaiting its lookup is ready at its arrival, after `c`.
       if (b.ready > c) continue;
       const OutputUnit& out = outputs[static_cast<std::size_t>(b.out)];
-      if (!out.has_credit(v) || !out.may_use(v, b.flit.head || b.promote, input)) continue;
+      // A unicast worm's head takes a free unicast VC of its output (VC allocation), its
+      // other flits the one it took; every other flit keeps its VC.
+      int ov = v;
+      if (b.flit.allocates_vc()) ov = b.flit.head ? out.allocate_unicast() : out_vc(v);
+      if (ov < 0 || !out.has_credit(ov) || !out.may_use(ov, b.flit.head || b.promote, input)) continue;
       if (b.copy >= 0 && !outputs[static_cast<std::size_t>(b.copy)].may_use(v, b.flit.head, input)) continue;
       r.outputs = static_cast<std::uint16_t>((1u << b.out) | (b.copy >= 0 ? 1u << b.copy : 0u));
+      r.out_vc = static_cast<std::int8_t>(ov);
     }
     r.vc = static_cast<std::int8_t>(v);
+    if (r.out_vc < 0) r.out_vc = r.vc;
     break;
   }
   return r;

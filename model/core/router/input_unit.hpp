@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "barrier_register_file.hpp"
 #include "../config.hpp"
@@ -52,27 +53,37 @@ struct ArrivalContext {
 // An input's request in one cycle (contract step 4).
 struct InputRequest {
   std::int8_t vc = -1;          // -1: none
+  std::int8_t out_vc = -1;      // the VC it takes at its output (a unicast worm's: allocated)
   bool barrier = false;         // for the barrier unit
   bool drop = false;            // a dropped tree worm's flit: popped through no output
   std::uint16_t outputs = 0;    // bit per output it needs, all in one cycle
 };
 
+// The heads that go through the allocation pipeline's head stages: ordinary and
+// multidestination worms' (sync messages and tree worms keep t_rn and t_rm alone, so the
+// papers' barrier formulas hold whatever the pipeline).
+inline bool runs_head_stages(const Flit& f) { return f.head && !f.sync && !f.tree; }
+
 class InputUnit {
  public:
   // `trn`: a forwarded flit's delay, which a sync body flit learns only at the front.
   void set_capacities(const RouterParams& p, std::uint32_t trn) {
-    for (int v = 0; v < kVcs; ++v) vcs_[static_cast<std::size_t>(v)].set_capacity(p.depth(v));
+    if (p.unicast_vcs > 1) extra_ = std::make_unique<ExtraVcs>();
+    for (int v = 0; v < p.vcs(); ++v) fifo(v).set_capacity(p.depth(v));
     trn_ = trn;
+    head_stages_ = p.head_stages();
   }
   bool empty() const { return nonempty_ == 0; }
   bool full(int vc) const { return fifo(vc).full(); }
+  std::size_t room(int vc) const { return fifo(vc).capacity() - fifo(vc).size(); }
+  int out_vc(int vc) const { return out_vc_[static_cast<std::size_t>(unicast_lane(vc))]; }
   std::size_t size(int vc) const { return fifo(vc).size(); }
   const BufferedFlit& front(int vc) const { return fifo(vc).front(); }
   // For the barrier unit, which may relabel the front or clear its mark: refresh_front()
   // once it has.
   BufferedFlit& front(int vc) { return fifo(vc).front(); }
   void refresh_front(int vc) {
-    std::uint64_t& due = due_[static_cast<std::size_t>(vc)];
+    std::uint64_t& due = due_of(vc);
     if (fifo(vc).empty()) {
       due = kNever;
     } else {
@@ -82,8 +93,8 @@ class InputUnit {
       // still be on its way: the unit takes it from its arrival on.
       due = (b.consume && b.flit.head) || b.cs_update ? 0 : b.ready;
     }
-    earliest_ = due_[0];
-    for (int v = 1; v < kVcs; ++v) earliest_ = std::min(earliest_, due_[static_cast<std::size_t>(v)]);
+    earliest_ = *std::min_element(due_.begin(), due_.end());
+    if (extra_) earliest_ = std::min(earliest_, *std::min_element(extra_->due.begin(), extra_->due.end()));
   }
 
   // Step 3: a flit in this input's buffer from `arrival` on. A sync flit waits for its CAM
@@ -102,16 +113,23 @@ class InputUnit {
     // Most inputs of a busy router hold only flits still on their way here.
     return earliest_ > c ? InputRequest{} : first_eligible(c, input, outputs, tree);
   }
-  // The front flit of `vc` leaves; the next VC is favoured from now on.
-  void pop(int vc) {
+  // The front flit of `vc` leaves in cycle `c`; the next VC is favoured from now on.
+  void pop(int vc, std::uint64_t c) {
     auto& q = fifo(vc);
     const BufferedFlit& b = q.front();
     if (b.flit.sync && b.flit.head && !b.flit.tail) sync_follow_[sync_vc_index(vc)] = Follow{b.out, b.consume};
     q.pop();
-    if (q.empty()) nonempty_ = static_cast<std::uint8_t>(nonempty_ & ~(1u << vc));
-    rr_ = static_cast<std::uint8_t>(vc + 1 == kVcs ? 0 : vc + 1);
+    // A worm head's stages begin when it reaches the front, in the cycle the flit before
+    // it traverses the switch (the last cycle of that flit's t_rn), and its own t_rn
+    // follows them (the allocation pipeline; with no stages its t_rn ran while it waited).
+    if (head_stages_ > 0 && !q.empty() && runs_head_stages(q.front().flit))
+      q.front().ready = std::max(q.front().ready, c + head_stages_ + trn_ - 1);
+    if (q.empty()) nonempty_ = static_cast<std::uint16_t>(nonempty_ & ~(1u << vc));
+    rr_ = static_cast<std::uint8_t>(vc + 1 == kMaxVcs ? 0 : vc + 1);
     refresh_front(vc);
   }
+  // A unicast worm's head left `vc` on output VC `out_vc`: its other flits follow there.
+  void hold_out_vc(int vc, int out_vc) { out_vc_[static_cast<std::size_t>(unicast_lane(vc))] = static_cast<std::int8_t>(out_vc); }
 
   // The earliest cycle in which a front flit may be served: `c` for a message the barrier
   // unit takes (from its arrival on), else the front's ready cycle; kNever when empty.
@@ -125,8 +143,14 @@ class InputUnit {
     bool copy = false;          // absorbed here as well
     bool promote_next = false;  // the next flit is the forwarded worm's head
   };
-  FlitFifo<BufferedFlit>& fifo(int vc) { return vcs_[static_cast<std::size_t>(vc)]; }
-  const FlitFifo<BufferedFlit>& fifo(int vc) const { return vcs_[static_cast<std::size_t>(vc)]; }
+  FlitFifo<BufferedFlit>& fifo(int vc) {
+    return vc < kVcs ? vcs_[static_cast<std::size_t>(vc)] : extra_->fifo[static_cast<std::size_t>(vc - kVcs)];
+  }
+  const FlitFifo<BufferedFlit>& fifo(int vc) const { return const_cast<InputUnit*>(this)->fifo(vc); }
+  std::uint64_t& due_of(int vc) {
+    return vc < kVcs ? due_[static_cast<std::size_t>(vc)] : extra_->due[static_cast<std::size_t>(vc - kVcs)];
+  }
+  std::uint64_t due_of(int vc) const { return const_cast<InputUnit*>(this)->due_of(vc); }
   InputRequest first_eligible(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
                               const TreeClaim& tree) const;
   void classify(BufferedFlit& b, int input, std::uint64_t arrival, const ArrivalContext& ctx) const;
@@ -146,6 +170,19 @@ class InputUnit {
   // kNever: empty), and their minimum: a summary kept beside the buffers so that a cycle
   // reads the flits only of the VCs that can move.
   std::array<std::uint64_t, kVcs> due_{kNever, kNever, kNever, kNever, kNever};
+  // The unicast VCs after VC 0 (--vcs): held apart, and only by a router that has them,
+  // so that the papers' router stays as small (a 1024x1024 mesh holds a million inputs).
+  struct ExtraVcs {
+    std::array<FlitFifo<BufferedFlit>, kMaxUnicastVcs - 1> fifo;
+    std::array<std::uint64_t, kMaxUnicastVcs - 1> due = [] {
+      std::array<std::uint64_t, kMaxUnicastVcs - 1> never{};
+      never.fill(kNever);
+      return never;
+    }();
+  };
+  std::unique_ptr<ExtraVcs> extra_;
+  // Per unicast VC (by lane), the output VC its worm's head took (VC allocation).
+  std::array<std::int8_t, kMaxUnicastVcs> out_vc_{};
   std::uint64_t earliest_ = kNever;
   std::array<WormIn, 2> worms_{};  // VCs kWormVc and kSnakeVc
   // Per sync VC, where the reduction message now arriving went: the barrier unit or an
@@ -156,8 +193,9 @@ class InputUnit {
   };
   std::array<Follow, 2> sync_follow_{};
   std::uint32_t trn_ = 1;
-  std::uint8_t nonempty_ = 0;      // bit per VC
-  std::uint8_t unrouted_ = 0;      // bit per VC holding flits that await their lookup
+  std::uint32_t head_stages_ = 0;  // RouterParams::head_stages()
+  std::uint16_t nonempty_ = 0;     // bit per VC
+  std::uint16_t unrouted_ = 0;     // bit per VC holding flits that await their lookup
   std::uint8_t rr_ = 0;            // next VC to favour
 };
 

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "../config.hpp"
 #include "../flit.hpp"
@@ -14,36 +15,77 @@ class OutputUnit {
  public:
   // A link to a neighbour: one credit per slot of the (empty) buffers downstream. Other
   // outputs (Local, an all-port NI's ejection channels) need none: the NI always takes.
+  // (After set_unicast_vcs.)
   void connect_link(const RouterParams& p) {
     link_ = true;
-    for (int v = 0; v < kVcs; ++v) credits_[static_cast<std::size_t>(v)] = p.depth(v);
+    for (int v = 0; v < p.vcs(); ++v) credit(v) = p.depth(v);
+  }
+  // Every output: the unicast VCs a worm head may take here, and how it chooses.
+  void set_unicast_vcs(const RouterParams& p) {
+    lanes_ = static_cast<std::uint8_t>(p.unicast_vcs);
+    most_credits_ = p.vc_allocation == 1;
+    if (p.unicast_vcs > 1) extra_ = std::make_unique<ExtraLanes>();
   }
   bool link() const { return link_; }
 
-  bool has_credit(int vc) const { return !link_ || credits_[static_cast<std::size_t>(vc)] > 0; }
-  std::uint32_t credits(int vc) const { return credits_[static_cast<std::size_t>(vc)]; }
+  bool has_credit(int vc) const { return !link_ || credits(vc) > 0; }
+  std::uint32_t credits(int vc) const { return const_cast<OutputUnit*>(this)->credit(vc); }
   void take_credit(int vc) {
-    if (link_) --credits_[static_cast<std::size_t>(vc)];
+    if (link_) --credit(vc);
   }
-  void return_credit(int vc) { ++credits_[static_cast<std::size_t>(vc)]; }
+  void return_credit(int vc) { ++credit(vc); }
 
   // The input holding VC `vc` of this output, or -1 (the barrier emitter is the input
   // after the last).
-  int owner(int vc) const { return owner_[static_cast<std::size_t>(vc)]; }
+  int owner(int vc) const { return const_cast<OutputUnit*>(this)->owner_of(vc); }
   // Whether input `i` may put a flit of VC `vc` here now: a head needs the VC free, the
   // other flits of its message need it held by `i`. Every VC follows this rule: a sync
   // message of one flit (every barrier message) takes and frees its VC in one grant, and
   // a reduction message (a sync worm) holds it until its tail like any worm.
-  bool may_use(int vc, bool head, int i) const { return owner_[static_cast<std::size_t>(vc)] == (head ? -1 : i); }
+  bool may_use(int vc, bool head, int i) const { return owner(vc) == (head ? -1 : i); }
+  // VC allocation (docs/microarchitecture.md, "Unicast VCs"): the unicast VC a worm head
+  // leaving here takes, free and with a credit, or -1. Round robin from the VC after the
+  // one last taken, or the one with the most credits (the lowest on a tie). With one
+  // unicast VC: VC 0 when a head may use it.
+  int allocate_unicast() const {
+    int best = -1;
+    for (int k = 0; k < lanes_; ++k) {
+      const int v = unicast_vc(most_credits_ ? k : (next_lane_ + k) % lanes_);
+      if (!may_use(v, true, -1) || !has_credit(v)) continue;
+      if (!most_credits_) return v;
+      if (best < 0 || credits(v) > credits(best)) best = v;
+    }
+    return best;
+  }
   // A flit of input `i` leaves on VC `vc`: a message holds the VC until its tail.
-  void pass(int vc, bool tail, int i) { owner_[static_cast<std::size_t>(vc)] = static_cast<std::int8_t>(tail ? -1 : i); }
+  void pass(int vc, bool tail, int i) {
+    std::int8_t& owner = owner_of(vc);
+    if (owner == -1 && is_unicast_vc(vc)) next_lane_ = static_cast<std::uint8_t>((unicast_lane(vc) + 1) % lanes_);
+    owner = static_cast<std::int8_t>(tail ? -1 : i);
+  }
   // A tree head claims the VC for its whole worm (docs/tree-multicast.md).
-  void hold(int vc, int i) { owner_[static_cast<std::size_t>(vc)] = static_cast<std::int8_t>(i); }
+  void hold(int vc, int i) { owner_of(vc) = static_cast<std::int8_t>(i); }
 
  private:
+  // The unicast VCs after VC 0 (--vcs), held apart and only where a router has them.
+  struct ExtraLanes {
+    std::array<std::uint32_t, kMaxUnicastVcs - 1> credits{};
+    std::array<std::int8_t, kMaxUnicastVcs - 1> owner{-1, -1, -1, -1, -1, -1, -1};
+  };
+  std::uint32_t& credit(int vc) {
+    return vc < kVcs ? credits_[static_cast<std::size_t>(vc)] : extra_->credits[static_cast<std::size_t>(vc - kVcs)];
+  }
+  std::int8_t& owner_of(int vc) {
+    return vc < kVcs ? owner_[static_cast<std::size_t>(vc)] : extra_->owner[static_cast<std::size_t>(vc - kVcs)];
+  }
+
   std::array<std::uint32_t, kVcs> credits_{};
   std::array<std::int8_t, kVcs> owner_{-1, -1, -1, -1, -1};
+  std::unique_ptr<ExtraLanes> extra_;
   bool link_ = false;
+  std::uint8_t lanes_ = 1;
+  std::uint8_t next_lane_ = 0;
+  bool most_credits_ = false;
 };
 
 }  // namespace meshsync
