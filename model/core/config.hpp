@@ -23,6 +23,13 @@ struct NetworkConfig {
 
   // Throws ConfigError naming the first problem found.
   void validate() const;
+  // The timing a worm's head sees: a router costs it t_rn and the allocation pipeline's
+  // head stages (docs/microarchitecture.md), what the worm formulas take as t_rn.
+  Timing worm_timing() const {
+    Timing t = timing;
+    t.trn += router.head_stages();
+    return t;
+  }
 
   // What a run asks of the router it was given: ConfigError naming the parameter that left
   // the feature out (or sized it too small). `what` names the run's part that needs it.

@@ -48,7 +48,6 @@ std::string nearest_name(const std::string& typed, const std::vector<std::string
 }
 
 CLI::Validator one_of(std::vector<std::string> names) {
-  std::sort(names.begin(), names.end());
   return CLI::Validator(
       [names](std::string& typed) -> std::string {
         if (std::find(names.begin(), names.end(), typed) != names.end()) return "";

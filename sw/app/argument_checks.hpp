@@ -18,7 +18,7 @@ namespace meshsync {
 // a likely typo (at most a third of the name's letters, and at least 2, changed).
 std::string nearest_name(const std::string& typed, const std::vector<std::string>& candidates);
 
-// Accepts exactly one of `names` (sorted in the message): "bogus not in {btm,cs}", with
+// Accepts exactly one of `names` (in their order): "bogus not in {btm,cs}", with
 // the nearest name when one is near ("(did you mean cs?)").
 CLI::Validator one_of(std::vector<std::string> names);
 template <typename E>

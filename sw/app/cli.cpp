@@ -158,9 +158,13 @@ void add_pipeline(CLI::App* app, NetworkOptions& n) {
   app->final_callback([app, &n] {
     for (const PipelinePreset& p : kPipelinePresets) {
       if (n.pipeline != p.name) continue;
+      // The preset's value also becomes the option's default, so that --print-config
+      // writes it (a file that, read back, gives the same run).
       const auto unless_given = [app](const char* option, std::uint32_t& field, std::uint32_t value) {
-        const CLI::Option* o = app->get_option_no_throw(option);
-        if (o == nullptr || o->count() == 0) field = value;
+        CLI::Option* o = app->get_option_no_throw(option);
+        if (o != nullptr && o->count() != 0) return;
+        field = value;
+        if (o != nullptr) o->default_str(std::to_string(value));
       };
       RouterParams& r = n.config.router;
       unless_given("--routing-stage", r.routing_stage, p.routing_stage);

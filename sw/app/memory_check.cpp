@@ -22,6 +22,10 @@ namespace {
 // node a member of a barrier (docs/performance.md, "Wafer-scale meshes"), rounded up for
 // buffers that grow under load.
 constexpr std::uint64_t kBytesPerRouter = 6 * 1024;
+// Per unicast VC beyond the first (--vcs), per router: a FIFO and its due cycle at each
+// of up to 8 inputs (56 bytes apiece), a credit and an owner at each of 9 outputs, the
+// two vectors' headers, rounded up.
+constexpr std::uint64_t kBytesPerExtraVc = 640;
 // Per node whether its router is allocated or not: the per-node tables (207 MB for a
 // 1000-member barrier on 1024x1024, docs/performance.md).
 constexpr std::uint64_t kBytesPerNode = 256;
@@ -91,7 +95,8 @@ std::uint64_t network_bytes_estimate(const NetworkConfig& cfg, std::uint64_t rou
   std::uint64_t wheel = 64;
   while (wheel < 4ull + cfg.timing.tp + std::max(cfg.timing.trn, cfg.timing.trm)) wheel *= 2;
   const auto nodes = static_cast<std::uint64_t>(cfg.mesh.nodes());
-  return kBaseBytes + nodes * kBytesPerNode + std::min(routers, nodes) * kBytesPerRouter + wheel * 24;
+  const std::uint64_t per_router = kBytesPerRouter + (cfg.router.unicast_vcs - 1) * kBytesPerExtraVc;
+  return kBaseBytes + nodes * kBytesPerNode + std::min(routers, nodes) * per_router + wheel * 24;
 }
 
 std::uint64_t routers_for_collective(const MeshShape& mesh, std::uint64_t participants) {

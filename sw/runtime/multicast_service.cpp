@@ -37,7 +37,7 @@ void MulticastService::multicast(NodeId source, const std::vector<NodeId>& dests
   r.worms = a->plan.worms();
   r.hops = a->plan.hops();
   for (const auto& [node, cycle] :
-       router_zero_load_arrivals(a->plan, cfg.timing, settings_.prep, settings_.data_flits, cfg.router.ni_ports,
+       router_zero_load_arrivals(a->plan, cfg.worm_timing(), settings_.prep, settings_.data_flits, cfg.router.ni_ports,
                                  settings_.model.addresses))
     r.zero_load = std::max(r.zero_load, cycle);
   // Words that differ between multicasts and between flits, so that a copy delivered to

@@ -4,6 +4,8 @@
 // more VCs relieve head-of-line blocking.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "model/core/traffic.hpp"
 #include "support/program_run.hpp"
 #include "support/sim_helpers.hpp"
@@ -41,12 +43,14 @@ TEST_CASE("unicast VCs: every flit arrives once and in order, at any VC count an
   for (const std::uint32_t vcs : {2u, 3u, 8u}) {
     for (const std::uint32_t allocation : {0u, 1u}) {
       INFO(vcs << " VCs, allocation " << allocation);
-      TrafficParams p = load(0.3, 5, 3000);
+      // 0.49: close below saturation (about 0.52 here), where heads find every VC held
+      // or without a credit.
+      TrafficParams p = load(0.49, 5, 3000);
       p.stop_when_saturated = false;
       const TrafficExperimentResult r = run_traffic_experiment(with_vcs({6, 6}, Timing{10, 1, 2, 4}, vcs, allocation), p);
       CHECK_FALSE(r.drain_cut);
       CHECK(r.traffic.packets_measured > 2000);
-      CHECK(r.traffic.accepted == Approx(0.3).epsilon(0.05));
+      CHECK(r.traffic.accepted == Approx(0.49).epsilon(0.05));
     }
   }
 }
@@ -81,6 +85,22 @@ TEST_CASE("unicast VCs: more VCs relieve head-of-line blocking (8x8 uniform, 4-f
   INFO("accepted " << accepted[0] << ", " << accepted[1] << ", " << accepted[2]);
   CHECK(accepted[1] > accepted[0] + 0.05);
   CHECK(accepted[2] > accepted[1]);
+}
+
+TEST_CASE("unicast VCs: multicasts, barriers and broadcasts beside them on an all-port NI, every flit checked",
+          "[cli][vcs][multicast]") {
+  // The soak checks every flit and release (docs/reliability.md; its multicasts need the
+  // all-port NI); CP's multidestination worms stay on VC 0 while unicast worms take any
+  // of the four.
+  const program_run::Result soak =
+      program_run::run({"soak", "--mesh", "6x6", "--cycles", "6000", "--vcs", "4", "--ni", "all-port", "--json"});
+  REQUIRE(soak.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(soak.out);
+  CHECK(j.at("passed") == true);
+  CHECK(j.at("flits_delivered") == j.at("flits_injected"));
+  const program_run::Result cp = program_run::run(
+      {"multicast", "--mesh", "8x8", "--dests", "random:10", "--rate", "0.002", "--algo", "cp,dp", "--vcs", "4", "--json"});
+  CHECK(cp.exit_code == 0);
 }
 
 TEST_CASE("unicast VCs: a VC count or allocation the routers cannot build is one line", "[cli][errors][vcs]") {

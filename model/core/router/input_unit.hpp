@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "barrier_register_file.hpp"
 #include "../config.hpp"
@@ -68,7 +69,7 @@ class InputUnit {
  public:
   // `trn`: a forwarded flit's delay, which a sync body flit learns only at the front.
   void set_capacities(const RouterParams& p, std::uint32_t trn) {
-    if (p.unicast_vcs > 1) extra_ = std::make_unique<ExtraVcs>();
+    if (p.unicast_vcs > 1) extra_ = std::make_unique<ExtraVcs>(p.unicast_vcs - 1);
     for (int v = 0; v < p.vcs(); ++v) fifo(v).set_capacity(p.depth(v));
     trn_ = trn;
     head_stages_ = p.head_stages();
@@ -173,12 +174,9 @@ class InputUnit {
   // The unicast VCs after VC 0 (--vcs): held apart, and only by a router that has them,
   // so that the papers' router stays as small (a 1024x1024 mesh holds a million inputs).
   struct ExtraVcs {
-    std::array<FlitFifo<BufferedFlit>, kMaxUnicastVcs - 1> fifo;
-    std::array<std::uint64_t, kMaxUnicastVcs - 1> due = [] {
-      std::array<std::uint64_t, kMaxUnicastVcs - 1> never{};
-      never.fill(kNever);
-      return never;
-    }();
+    explicit ExtraVcs(std::size_t n) : fifo(n), due(n, kNever) {}
+    std::vector<FlitFifo<BufferedFlit>> fifo;
+    std::vector<std::uint64_t> due;
   };
   std::unique_ptr<ExtraVcs> extra_;
   // Per unicast VC (by lane), the output VC its worm's head took (VC allocation).

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "../config.hpp"
 #include "../flit.hpp"
@@ -24,7 +25,7 @@ class OutputUnit {
   void set_unicast_vcs(const RouterParams& p) {
     lanes_ = static_cast<std::uint8_t>(p.unicast_vcs);
     most_credits_ = p.vc_allocation == 1;
-    if (p.unicast_vcs > 1) extra_ = std::make_unique<ExtraLanes>();
+    if (p.unicast_vcs > 1) extra_ = std::make_unique<ExtraLanes>(p.unicast_vcs - 1);
   }
   bool link() const { return link_; }
 
@@ -69,8 +70,9 @@ class OutputUnit {
  private:
   // The unicast VCs after VC 0 (--vcs), held apart and only where a router has them.
   struct ExtraLanes {
-    std::array<std::uint32_t, kMaxUnicastVcs - 1> credits{};
-    std::array<std::int8_t, kMaxUnicastVcs - 1> owner{-1, -1, -1, -1, -1, -1, -1};
+    explicit ExtraLanes(std::size_t n) : credits(n, 0), owner(n, -1) {}
+    std::vector<std::uint32_t> credits;
+    std::vector<std::int8_t> owner;
   };
   std::uint32_t& credit(int vc) {
     return vc < kVcs ? credits_[static_cast<std::size_t>(vc)] : extra_->credits[static_cast<std::size_t>(vc - kVcs)];

@@ -64,7 +64,7 @@ MulticastAlgorithmRun run_trials(MulticastAlgorithm a, const ValidConfig& cfg, c
   });
   const MulticastSettings s = settings_of(a, p);
   r.analytic_first = router_zero_load_arrivals(
-      plan_multicast(a, cfg.mesh, calls[0].source, calls[0].dests, p.threshold, p.model.qg_routing), cfg.timing, s.prep,
+      plan_multicast(a, cfg.mesh, calls[0].source, calls[0].dests, p.threshold, p.model.qg_routing), cfg.worm_timing(), s.prep,
       s.data_flits, cfg.router.ni_ports, p.model.addresses);
   return r;
 }
