@@ -34,6 +34,20 @@ inline constexpr int kMaxVcs = kVcs + kMaxUnicastVcs - 1;
 constexpr int unicast_vc(int lane) { return lane == 0 ? kWormVc : kVcs + lane - 1; }
 constexpr bool is_unicast_vc(int vc) { return vc == kWormVc || vc >= kVcs; }
 constexpr int unicast_lane(int vc) { return vc == kWormVc ? 0 : vc - kVcs + 1; }
+// The VC allocation rule, at an output and at injection alike: of `lanes` unicast VCs,
+// those `usable`, the first round robin from lane `next`, or (`most`) the one whose
+// `room` is largest, the lowest on a tie. -1: none usable.
+template <typename Usable, typename Room>
+int pick_lane(int lanes, int next, bool most, Usable usable, Room room) {
+  int best = -1;
+  for (int k = 0; k < lanes; ++k) {
+    const int lane = most ? k : (next + k) % lanes;
+    if (!usable(lane)) continue;
+    if (!most) return lane;
+    if (best < 0 || room(lane) > room(best)) best = lane;
+  }
+  return best;
+}
 // Worms are several flits long and hold an output's VC from head to tail; sync messages
 // are single flits, but for reduction messages (sync worms, model/core/reduction_message.hpp).
 constexpr bool is_worm_vc(int vc) { return is_unicast_vc(vc) || vc == kSnakeVc || vc == kTreeVc; }

@@ -145,6 +145,9 @@ struct Parameter {
   // it is made (the lanes' words: NetworkInterface::do_reduce). Two routers that differ
   // in it behave alike on everything both can hold.
   bool rtl_capacity = false;
+  // A behaviour the model has and no RTL router does yet: an RTL run (--rtl, --lockstep)
+  // takes only its default (rtl::require_rtl_features).
+  bool rtl_lacks = false;
 
   const char* json_object() const { return timing != nullptr ? "timing" : "router"; }
   // The field in a NetworkConfig (or anything with `timing` and `router` members).
@@ -205,16 +208,16 @@ inline constexpr Parameter kParameters[] = {
     {"ni", "ni_ports", "NiPorts", 1, 1, 4, "", "one-port | all-port (4 injection, 4 ejection channels)", "", "",
      nullptr, &RouterParams::ni_ports, kNiChoices, std::size(kNiChoices)},
     {"vcs", "unicast_vcs", nullptr, 0, 1, kMaxUnicastVcs, "", "VCs of unicast worms per input, each buffer-depth deep",
-     "", "", nullptr, &RouterParams::unicast_vcs},
+     "", "", nullptr, &RouterParams::unicast_vcs, nullptr, 0, nullptr, false, true},
     {"vc-allocation", "vc_allocation", nullptr, 0, 0, 1, "",
      "which free unicast VC a worm head takes: round-robin | most-credits", "", "", nullptr,
      &RouterParams::vc_allocation, kVcAllocationChoices, std::size(kVcAllocationChoices)},
     {"routing-stage", "routing_stage", nullptr, 0, 0, 16, "cycle",
      "cycles a worm head spends in route computation at its VC's front (0: lookahead routing)", "", "", nullptr,
-     &RouterParams::routing_stage},
+     &RouterParams::routing_stage, nullptr, 0, nullptr, false, true},
     {"va-stage", "va_stage", nullptr, 0, 0, 16, "cycle",
      "cycles of VC allocation at the VC's front before switch allocation (0: speculative)", "", "", nullptr,
-     &RouterParams::va_stage},
+     &RouterParams::va_stage, nullptr, 0, nullptr, false, true},
 };
 
 // Allocation pipelines by name (--pipeline): the head stages, and for BookSim2's routers

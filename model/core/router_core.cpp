@@ -93,41 +93,38 @@ bool RouterCore::inject_from_channels(std::uint64_t c) {
   for (int ch = 0; ch < channels(); ++ch) {
     InjectionChannel& src = source(ch);
     if (src.empty() || src.front_cycle() > c) continue;
-    Flit f = src.front();
+    const Flit& f = src.front();
     const int i = input_of_channel(ch);
-    if (f.allocates_vc()) {
+    if (!f.allocates_vc() || unicast_vcs_ == 1) {
+      if (input(i).full(f.vc())) continue;
+      receive_at(i, f, c);
+    } else {
+      // A unicast worm: its head takes a unicast VC with room (the NI's VC allocation),
+      // its other flits follow into the same one.
+      const auto k = static_cast<std::size_t>(ch);
       if (f.head) {
         const int lane = injection_lane(i, ch);
         if (lane < 0) continue;
-        injection_lane_[static_cast<std::size_t>(ch)] = static_cast<std::uint8_t>(lane);
-        injection_next_[static_cast<std::size_t>(ch)] = static_cast<std::uint8_t>((lane + 1) % unicast_vcs_);
+        injection_lane_[k] = static_cast<std::uint8_t>(lane);
+        injection_next_[k] = static_cast<std::uint8_t>((lane + 1) % unicast_vcs_);
+      } else if (input(i).full(unicast_vc(injection_lane_[k]))) {
+        continue;
       }
-      f.lane = injection_lane_[static_cast<std::size_t>(ch)];
+      Flit g = f;
+      g.lane = injection_lane_[k];
+      receive_at(i, g, c);
     }
-    if (!input(i).full(f.vc())) {
-      receive_at(i, f, c);
-      src.pop();
-      moved = true;
-    }
+    src.pop();
+    moved = true;
   }
   return moved;
 }
 
 int RouterCore::injection_lane(int i, int ch) const {
-  int best = -1;
-  std::size_t most_room = 0;
-  for (int k = 0; k < unicast_vcs_; ++k) {
-    const int lane = most_credits_ ? k : (injection_next_[static_cast<std::size_t>(ch)] + k) % unicast_vcs_;
-    const int v = unicast_vc(lane);
-    if (input(i).full(v)) continue;
-    if (!most_credits_) return lane;
-    const std::size_t room = input(i).room(v);
-    if (best < 0 || room > most_room) {
-      best = lane;
-      most_room = room;
-    }
-  }
-  return best;
+  const InputUnit& in = input(i);
+  return pick_lane(
+      unicast_vcs_, injection_next_[static_cast<std::size_t>(ch)], most_credits_,
+      [&](int l) { return !in.full(unicast_vc(l)); }, [&](int l) { return in.room(unicast_vc(l)); });
 }
 
 void RouterCore::look_up_arrivals(std::uint64_t c) {

@@ -112,13 +112,11 @@ RtlParams router_params(const NetworkConfig& c) {
 }
 
 void require_rtl_features(const NetworkConfig& c) {
-  if (c.router.unicast_vcs != 1)
-    throw ConfigError("the RTL router has one unicast VC: --vcs " + std::to_string(c.router.unicast_vcs) +
-                      " runs on the model only (drop --rtl and --lockstep, or use --vcs 1)");
-  if (c.router.head_stages() != 0)
-    throw ConfigError("the RTL router has no routing or VC allocation stage: --routing-stage " +
-                      std::to_string(c.router.routing_stage) + " --va-stage " + std::to_string(c.router.va_stage) +
-                      " runs on the model only (drop --rtl and --lockstep, or use --pipeline meshsync)");
+  for (const Parameter& row : kParameters)
+    if (row.rtl_lacks && row.of(c) != row.default_value())
+      throw ConfigError("the RTL router has no --" + std::string(row.name) + " but " +
+                        value_text(row, row.default_value()) + ": --" + row.name + " " + value_text(row, row.of(c)) +
+                        " runs on the model only (drop --rtl and --lockstep)");
 }
 
 bool matches(const RtlParams& p, const NetworkConfig& c) {

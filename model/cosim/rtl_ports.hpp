@@ -73,8 +73,9 @@ NetworkConfig with_router(NetworkConfig c, const RtlParams& p);
 // Whether a run with `c` can use routers built with `p`: every parameter equal but the
 // capacities (Parameter::rtl_capacity).
 bool matches(const RtlParams& p, const NetworkConfig& c);
-// Throws ConfigError (one line) for what the model has and no RTL router does: more than
-// one unicast VC (--vcs), an allocation pipeline with head stages (--pipeline).
+// Throws ConfigError (one line) for what the model has and no RTL router does: a
+// parameter marked rtl_lacks (more than one unicast VC, the allocation pipeline's head
+// stages) at other than its default.
 void require_rtl_features(const NetworkConfig& c);
 // The router parameters a run asks for (what a configuration must have to serve it).
 RtlParams router_params(const NetworkConfig& c);

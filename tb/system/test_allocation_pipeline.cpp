@@ -89,6 +89,6 @@ TEST_CASE("pipeline: a preset sets its values, an option beside it wins, a bad n
   expect_error_naming({"traffic", "--mesh", "4x4", "--routing-stage", "17"}, "--routing-stage");
 #ifdef MESHSYNC_BIN_HAS_RTL
   expect_error_naming({"traffic", "--mesh", "4x4", "--pipeline", "booksim-stock", "--rtl", "all"},
-                      "no routing or VC allocation stage");
+                      "no --routing-stage but 0: --routing-stage 1 runs on the model only");
 #endif
 }

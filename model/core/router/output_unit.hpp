@@ -49,14 +49,11 @@ class OutputUnit {
   // one last taken, or the one with the most credits (the lowest on a tie). With one
   // unicast VC: VC 0 when a head may use it.
   int allocate_unicast() const {
-    int best = -1;
-    for (int k = 0; k < lanes_; ++k) {
-      const int v = unicast_vc(most_credits_ ? k : (next_lane_ + k) % lanes_);
-      if (!may_use(v, true, -1) || !has_credit(v)) continue;
-      if (!most_credits_) return v;
-      if (best < 0 || credits(v) > credits(best)) best = v;
-    }
-    return best;
+    const int lane = pick_lane(
+        lanes_, next_lane_, most_credits_,
+        [&](int l) { return may_use(unicast_vc(l), true, -1) && has_credit(unicast_vc(l)); },
+        [&](int l) { return credits(unicast_vc(l)); });
+    return lane < 0 ? -1 : unicast_vc(lane);
   }
   // A flit of input `i` leaves on VC `vc`: a message holds the VC until its tail.
   void pass(int vc, bool tail, int i) {
