@@ -31,7 +31,7 @@ module meshsync_barrier #(
   input  logic [meshsync_pkg::NumPorts-1:0]                      consume_i,
   input  logic [meshsync_pkg::NumPorts-1:0]                      cs_i,
   input  logic [meshsync_pkg::NumPorts*FlitW-1:0]                flit_i,
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]    vc_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::ClassVcW-1:0]    vc_i,
   input  logic [meshsync_pkg::NumPorts*CntW-1:0]                 cnt_i,
   // The unit's answer per port: taken, relabelled for the NI, a CS entry updated.
   output logic [meshsync_pkg::NumPorts-1:0]                      take_o,
@@ -53,12 +53,12 @@ module meshsync_barrier #(
   output logic [RegSlots*MaxChildren*CoordYW-1:0]                reg_child_y_o,
   output logic [RegSlots*MaxChildren-1:0]                        reg_child_route_o,
   // The emitter: per port a message offered, its grant; what it needs to offer.
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::ClassVcs-1:0] credit_ok_i,
   input  logic [meshsync_pkg::NumPorts*2-1:0]                    owner_free_i,
   input  logic [meshsync_pkg::NumPorts*2-1:0]                    owner_mine_i,
   output logic [meshsync_pkg::NumPorts-1:0]                      offer_o,
   output logic [meshsync_pkg::NumPorts*FlitW-1:0]                offer_flit_o,
-  output logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]    offer_vc_o,
+  output logic [meshsync_pkg::NumPorts*meshsync_pkg::ClassVcW-1:0]    offer_vc_o,
   input  logic [meshsync_pkg::NumPorts-1:0]                      offer_gnt_i,
   // No batch pending or being sent, no reduction head counting down.
   output logic                                                   idle_o,

@@ -96,7 +96,7 @@ module meshsync_barrier_emitter #(
   // Software writes register k at the end of this cycle.
   input  logic [NumRegs-1:0]                           written_i,
   // Per output port o and VC v (bit o*NumVcs+v): a credit is available, or o is Local.
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::ClassVcs-1:0] credit_ok_i,
   // Per port o and sync VC (bit o*2 + VC - 1): the VC is free (no reduction message holds
   // it) / held by the emitter's own.
   input  logic [meshsync_pkg::NumPorts*2-1:0]          owner_free_i,
@@ -104,7 +104,7 @@ module meshsync_barrier_emitter #(
   // The message offered to each output port, and whether it won the port.
   output logic [meshsync_pkg::NumPorts-1:0]            offer_o,
   output logic [meshsync_pkg::NumPorts*FlitW-1:0]      offer_flit_o,
-  output logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0] offer_vc_o,
+  output logic [meshsync_pkg::NumPorts*meshsync_pkg::ClassVcW-1:0] offer_vc_o,
   input  logic [meshsync_pkg::NumPorts-1:0]            grant_i,
   // No batch held or queued (start of the cycle).
   output logic                                         idle_o,
@@ -114,8 +114,8 @@ module meshsync_barrier_emitter #(
 );
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
-  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
-  localparam int unsigned VcW = meshsync_pkg::VcW;
+  localparam int unsigned NumVcs = meshsync_pkg::ClassVcs;
+  localparam int unsigned VcW = meshsync_pkg::ClassVcW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned DataW = meshsync_pkg::DataW;

@@ -46,7 +46,7 @@ module meshsync_barrier_unit #(
   input  logic [meshsync_pkg::NumPorts-1:0]          consume_i,
   input  logic [meshsync_pkg::NumPorts-1:0]          cs_i,
   input  logic [meshsync_pkg::NumPorts*FlitW-1:0]    flit_i,
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0] vc_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::ClassVcW-1:0] vc_i,
   input  logic [meshsync_pkg::NumPorts*CntW-1:0]     cnt_i,
   // The flit taken (its input pops) or relabelled for the NI.
   output logic [meshsync_pkg::NumPorts-1:0]          take_o,
@@ -105,7 +105,7 @@ module meshsync_barrier_unit #(
   localparam int unsigned NumSlots = meshsync_pkg::NumSlots;
   localparam int unsigned DataW = meshsync_pkg::DataW;
   localparam int unsigned DescW = meshsync_pkg::DescW;
-  localparam int unsigned VcW = meshsync_pkg::VcW;
+  localparam int unsigned VcW = meshsync_pkg::ClassVcW;
   localparam int unsigned PortIdxW = $clog2(NumPorts);
   localparam int unsigned CountW = (ArrivedW > NumChildrenW) ? ArrivedW : NumChildrenW;
   // Contexts: one per input port and sync VC (VC 1, VC 2).

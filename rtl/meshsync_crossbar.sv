@@ -14,10 +14,13 @@ module meshsync_crossbar #(
   /// The router has barrier registers, hence an emitter.
   parameter bit HasEmitter = 1'b1,
   /// Width of a grant index.
-  parameter int unsigned IdxW = 3
+  parameter int unsigned IdxW = 3,
+  /// Bits of a VC number.
+  parameter int unsigned VcW = meshsync_pkg::ClassVcW
 ) (
   input  logic [NumIn*FlitW-1:0]                                    in_flit_i,
-  input  logic [NumIn*meshsync_pkg::VcW-1:0]                        in_vc_i,
+  // Per input: the VC its flit takes at the output (a unicast worm's allocated VC).
+  input  logic [NumIn*VcW-1:0]                                      in_vc_i,
   // Per input: its flit heads the forwarded worm on its link.
   input  logic [NumIn-1:0]                                          in_promote_i,
   // Per input: a tree flit; per input and link, the child its head is readdressed to on
@@ -29,16 +32,16 @@ module meshsync_crossbar #(
   input  logic [NumIn*meshsync_pkg::NumPorts-1:0]                   in_child_route_i,
   // The emitter's offer per port.
   input  logic [meshsync_pkg::NumPorts*FlitW-1:0]                   em_flit_i,
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::VcW-1:0]       em_vc_i,
+  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::ClassVcW-1:0]  em_vc_i,
   input  logic [NumOut-1:0]                                         gnt_valid_i,
   input  logic [NumOut*IdxW-1:0]                                    gnt_idx_i,
   output logic [NumOut-1:0]                                         out_valid_o,
-  output logic [NumOut*meshsync_pkg::VcW-1:0]                       out_vc_o,
+  output logic [NumOut*VcW-1:0]                                     out_vc_o,
   output logic [NumOut*FlitW-1:0]                                   out_flit_o
 );
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
-  localparam int unsigned VcW = meshsync_pkg::VcW;
+  localparam int unsigned ClassVcW = meshsync_pkg::ClassVcW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
 
   // The ports, one field per input, emitter offer or output: unpacked and packed here
@@ -63,7 +66,7 @@ module meshsync_crossbar #(
   logic [VcW-1:0] em_vc [NumPorts];
   for (genvar p = 0; p < NumPorts; p++) begin : gen_unpack_emitter
     assign em_flit[p] = em_flit_i[p*FlitW +: FlitW];
-    assign em_vc[p] = em_vc_i[p*VcW +: VcW];
+    assign em_vc[p] = VcW'(em_vc_i[p*ClassVcW +: ClassVcW]);
   end
   logic [IdxW-1:0] gnt_idx [NumOut];
   logic [FlitW-1:0] out_flit [NumOut];

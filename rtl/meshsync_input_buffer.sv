@@ -13,6 +13,11 @@
 // edge. `relabel_i` turns the head's OutConsume into PortLocal (its register was freed);
 // `done_i` marks that the barrier unit has seen the head (a CS setup/teardown passing
 // through: its transit entry is updated), until the head leaves.
+//
+// With the allocation pipeline's head stages (HeadStages, worm VCs), a worm head that
+// reaches the front behind another flit runs its stages from there: as the flit before
+// it pops, its countdown becomes at least FrontCnt (stages + Trn - 2: it may leave in the
+// cycle pop + stages + Trn - 1), the model's InputUnit::pop.
 `include "meshsync_assert.svh"
 
 module meshsync_input_buffer #(
@@ -24,7 +29,11 @@ module meshsync_input_buffer #(
   parameter int unsigned CntW = 5,
   /// Bits stored with each entry for the input port (a multidestination worm's copy and
   /// promote flags on the worm VCs).
-  parameter int unsigned TagW = 2
+  parameter int unsigned TagW = 2,
+  /// Worm heads run the allocation pipeline's head stages when they reach the front.
+  parameter bit HeadStages = 1'b0,
+  /// The countdown a head reaching the front has at least (HeadStages only).
+  parameter int unsigned FrontCnt = 0
 ) (
   input  logic                           clk_i,
   input  logic                           rst_ni,
@@ -65,7 +74,7 @@ module meshsync_input_buffer #(
   localparam logic [PtrW-1:0] LastPtr = PtrW'(Depth - 1);
   localparam logic [CountW-1:0] DepthCount = CountW'(Depth);
 
-  logic [PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d, fresh_ptr;
+  logic [PtrW-1:0] rd_ptr_q, rd_ptr_d, wr_ptr_q, wr_ptr_d, fresh_ptr, next_ptr;
   logic [CountW-1:0] count_q, count_d;
   // The entries' flits as plain vectors (Yosys 0.23 misreads unpacked arrays of structs);
   // the flit ports are flit_t.
@@ -77,6 +86,9 @@ module meshsync_input_buffer #(
   logic [meshsync_pkg::PortW-1:0] out_q [Depth];
   logic [TagW-1:0] tag_q [Depth];
   logic write, wrote_q, head_fresh, done_q;
+  // The flit behind the head becomes the front at this edge and is a worm head: its
+  // stages start (HeadStages).
+  logic front_head;
 
   assign full_o = count_q == DepthCount;
   assign empty_o = count_q == '0;
@@ -98,6 +110,10 @@ module meshsync_input_buffer #(
   // Read by the pointer as a part-select (a shifter; cnt[rd_ptr_q] costs 62 more cells in base).
   assign head_cnt_o = (head_fresh && fix_cnt_i) ? fix_cnt_value_i : cnt_q[rd_ptr_q*CntW +: CntW];
   assign head_ready_o = !empty_o && (head_cnt_o == '0);
+
+  assign next_ptr = (rd_ptr_q == LastPtr) ? '0 : rd_ptr_q + 1'b1;
+  assign front_head = HeadStages && pop_i && (count_q > CountW'(1)) &&
+                      flit_q[next_ptr][meshsync_pkg::head_bit(FlitW)];
 
   always_comb begin
     rd_ptr_d = rd_ptr_q;
@@ -167,6 +183,8 @@ module meshsync_input_buffer #(
           cnt_q[e*CntW +: CntW] <= push_cnt_i;
         end else if (wrote_q && fix_cnt_i && (fresh_ptr == PtrW'(e))) begin
           cnt_q[e*CntW +: CntW] <= (fix_cnt_value_i == '0) ? '0 : fix_cnt_value_i - 1'b1;
+        end else if (front_head && (next_ptr == PtrW'(e)) && (cnt[e] <= CntW'(FrontCnt))) begin
+          cnt_q[e*CntW +: CntW] <= CntW'(FrontCnt);
         end else if (cnt[e] != '0) begin
           cnt_q[e*CntW +: CntW] <= cnt[e] - 1'b1;
         end
@@ -178,8 +196,12 @@ module meshsync_input_buffer #(
   // an eligible VC has a head).
   `ASSERT(NoPopFromEmpty_A, !pop_i || !empty_o, ("pop from an empty input buffer"))
 
-  // Cover point (scripts/coverage): this VC's buffer full.
+  // Cover points (scripts/coverage): this VC's buffer full; a worm head reaching the front
+  // behind another flit with its stages still to run.
   `COVER(Full_C, full_o)
+  if (HeadStages) begin : gen_head_stages
+    `COVER(HeadStagesAtFront_C, front_head && (cnt[next_ptr] <= CntW'(FrontCnt)))
+  end
 
 `ifdef MESHSYNC_FORMAL_INPUT_BUFFER
   `include "input_buffer.svh"  // the unit proof (tb/formal, scripts/formal)

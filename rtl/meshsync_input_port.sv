@@ -1,5 +1,12 @@
 // One input port: arrival processing (route computation, router delay, CAM decision), the
-// four VC buffers and the input arbiter. Contract steps 3 and 4.
+// VC buffers and the input arbiter. Contract steps 3 and 4.
+//
+// A unicast worm's head takes a unicast VC at its output (VC allocation, computed per
+// output by meshsync_vc_allocator and given here as alloc_*); the flits behind it follow
+// on that VC (held_lane_q, per unicast VC of this input). A worm head spends HeadStages
+// cycles (the allocation pipeline's routing and VC allocation stages) before its Trn:
+// from its arrival at an empty VC, or from when it reaches the front
+// (meshsync_input_buffer).
 //
 // A multidestination worm (docs/microarchitecture.md "Multidestination worms") is
 // classified as it arrives: its head, when addressed here, goes to Local alone; the
@@ -40,7 +47,14 @@ module meshsync_input_port #(
   /// The router has barrier registers (CAM lookups, CS transit entries).
   parameter bit HasRegs = 1'b1,
   /// Worms enter the network here (the Local input): a worm head's forced first hop counts.
-  parameter bit Injection = 1'b0
+  parameter bit Injection = 1'b0,
+  /// Unicast VCs (VC 0 and VCs 5..), each BufferDepth deep.
+  parameter int unsigned UnicastVcs = 1,
+  /// Cycles a worm head spends at its VC's front before its Trn (RoutingStage + VaStage).
+  parameter int unsigned HeadStages = 0,
+  /// VCs and the bits of a VC number (derived; do not set).
+  parameter int unsigned NumVcs = meshsync_pkg::ClassVcs + UnicastVcs - 1,
+  parameter int unsigned VcW = meshsync_pkg::vc_width(NumVcs)
 ) (
   input  logic                                         clk_i,
   input  logic                                         rst_ni,
@@ -48,7 +62,7 @@ module meshsync_input_port #(
   input  logic [meshsync_pkg::CoordW-1:0]              here_y_i,
   // The flit arriving at the next clock edge (its arrival cycle is the next cycle).
   input  logic                                         in_valid_i,
-  input  logic [meshsync_pkg::VcW-1:0]                 in_vc_i,
+  input  logic [VcW-1:0]                               in_vc_i,
   input  meshsync_pkg::flit_t                          in_flit_i,
   // The GID of the sync message that arrived in this cycle (at most one per port), for
   // the CAM.
@@ -59,11 +73,16 @@ module meshsync_input_port #(
   input  logic                                         cam_member_i,
   input  logic                                         cam_transit_i,
   // Per output port o and VC v (bit o*NumVcs+v): a credit is available, or o is Local.
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_ok_i,
-  // Per output port o and owner slot s (bit owner_slot(o, s)): the worm VC is free / held
-  // by this input. Port 0 is this input's NI output. The tree VC's owner is the claim's.
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] owner_free_i,
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumOwners-1:0] owner_mine_i,
+  input  logic [meshsync_pkg::NumPorts*NumVcs-1:0]     credit_ok_i,
+  // Per output port o and owner slot s (bit owner_slot(o, s, NumVcs)): the worm VC is free
+  // / held by this input. Port 0 is this input's NI output. The tree VC's owner is the
+  // claim's.
+  input  logic [meshsync_pkg::NumPorts*NumVcs-1:0]     owner_free_i,
+  input  logic [meshsync_pkg::NumPorts*NumVcs-1:0]     owner_mine_i,
+  // Per output port o (port 0: this input's NI output): the unicast VC a worm head
+  // leaving there now takes, and whether there is one (free, with a credit).
+  input  logic [meshsync_pkg::NumPorts-1:0]            alloc_ok_i,
+  input  logic [meshsync_pkg::NumPorts*VcW-1:0]        alloc_vc_i,
   // The tree VC (docs/tree-multicast.md). Out: its front flit is a head, ready, for the
   // router's claim (with the flit and its routed port: Local = addressed here). In: the
   // worm passing now has claimed its outputs (this cycle's claim included), the links
@@ -89,7 +108,10 @@ module meshsync_input_port #(
   // A tree flit (its outputs are the router's claim), and one that is dropped here.
   output logic                                         req_tree_o,
   output logic                                         req_drop_o,
-  output logic [meshsync_pkg::VcW-1:0]                 req_vc_o,
+  output logic [VcW-1:0]                               req_vc_o,
+  // The VC the request's flit takes at its output: a unicast worm's allocated VC, every
+  // other flit's own.
+  output logic [VcW-1:0]                               req_out_vc_o,
   output meshsync_pkg::flit_t                          req_flit_o,
   output logic [CntW-1:0]                              req_cnt_o,
   // The request was served (barrier unit or output grant): its VC pops.
@@ -97,8 +119,8 @@ module meshsync_input_port #(
   // The barrier unit found no member register for the request: it goes on to the NI.
   input  logic                                         relabel_i,
   input  logic                                         cs_done_i,
-  output logic [meshsync_pkg::NumVcs-1:0]              pop_o,
-  output logic [meshsync_pkg::NumVcs-1:0]              full_o,
+  output logic [NumVcs-1:0]                            pop_o,
+  output logic [NumVcs-1:0]                            full_o,
   // All its VC buffers are empty.
   output logic                                         idle_o,
   // Flow-control violation (write into a full VC), a flit on the wrong VC, or a
@@ -106,18 +128,26 @@ module meshsync_input_port #(
   output logic                                         error_o
 );
 
-  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned PortW = meshsync_pkg::PortW;
-  // The worm VC only ever waits Trn.
-  localparam int unsigned WormCntW = (Trn > 1) ? $clog2(Trn) : 1;
+  // The worm VCs only ever wait Trn, and a head its stages before it.
+  localparam int unsigned WormDelay = Trn + HeadStages;
+  localparam int unsigned WormCntW = (WormDelay > 1) ? $clog2(WormDelay) : 1;
   localparam logic [CntW-1:0] CntTrn = CntW'(Trn - 1);
+  localparam logic [CntW-1:0] CntHead = CntW'(WormDelay - 1);
+  // Per worm VC a slot of arrival state: VC 0, VC 3, then the unicast VCs 5...
+  localparam int unsigned WormSlots = UnicastVcs + 1;
+  localparam int unsigned SlotW = $clog2(WormSlots);
+  localparam int unsigned LaneW = (UnicastVcs > 1) ? $clog2(UnicastVcs) : 1;
+  // More than one unicast VC: VC allocation at the outputs, worms on VCs 5.. as well.
+  localparam bit Lanes = UnicastVcs > 1;
   localparam logic [CntW-1:0] CntTrm = CntW'(Trm - 1);
 
   // ---------------------------------------------------------------------------------------
   // Arrival: route and the delay the flit alone implies
   // ---------------------------------------------------------------------------------------
-  logic in_head, in_tail, in_sync, in_yx, in_control, in_addr, in_more, in_snake, slot;
+  logic in_head, in_tail, in_sync, in_yx, in_control, in_addr, in_more, in_snake, in_unicast_vc;
+  logic [SlotW-1:0] slot;
   logic in_tree_vc, in_tree_head, in_sync_vc;
   logic [meshsync_pkg::BaseW-1:0] in_base;
   logic [PortW-1:0] xy_port, snake_port, base_port, in_first, route_port, push_out;
@@ -125,17 +155,17 @@ module meshsync_input_port #(
   logic [CntW-1:0] push_cnt;
   // {promote, copy}
   logic [1:0] push_tag;
-  logic [meshsync_pkg::VcW-1:0] expected_vc;
+  logic [VcW-1:0] expected_vc;
   logic vc_error, stray_error;
-  // Per worm VC (slot 0: VC 0, slot 1: VC 3), what the worm now arriving does here: its
-  // output, whether it is absorbed as well, whether the next flit heads it from here.
-  // worm_out_q is one packed register, so that its flip-flops keep their name (an unpacked
-  // array's are named per element); worm_out[s] is slot s's output, worm_out_next[s] its
-  // next value.
-  logic [2*PortW-1:0] worm_out_q, worm_out_d;
-  logic [PortW-1:0] worm_out [2];
+  // Per worm VC (slot 0: VC 0, slot 1: VC 3, slot 1 + l: unicast VC l's), what the worm
+  // now arriving does here: its output, whether it is absorbed as well, whether the next
+  // flit heads it from here. worm_out_q is one packed register, so that its flip-flops
+  // keep their name (an unpacked array's are named per element); worm_out[s] is slot s's
+  // output, worm_out_next[s] its next value.
+  logic [WormSlots*PortW-1:0] worm_out_q, worm_out_d;
+  logic [PortW-1:0] worm_out [WormSlots];
   logic worm_update;
-  logic [1:0] worm_copy_q, worm_copy_d, worm_promote_q, worm_promote_d;
+  logic [WormSlots-1:0] worm_copy_q, worm_copy_d, worm_promote_q, worm_promote_d;
   // The arriving flit's slot now, and what it leaves for the flits behind it.
   logic [PortW-1:0] cur_out, nxt_out;
   logic cur_copy, cur_promote, nxt_copy, nxt_promote;
@@ -152,11 +182,16 @@ module meshsync_input_port #(
   assign in_more = in_flit_i.f.hdr.view.worm.more;
   assign in_base = in_flit_i.f.hdr.view.worm.base;
   assign in_snake = PathWorms && in_addr && (in_base != meshsync_pkg::BaseXY) && (in_base != meshsync_pkg::BaseTree);
-  assign slot = in_vc_i == meshsync_pkg::VcSnake;
+  // (With one unicast VC the router is the papers' one, gate for gate: VC 0 or VC 3.)
+  assign slot = (in_vc_i == VcW'(meshsync_pkg::VcSnake)) ? SlotW'(1) :
+                (Lanes && in_vc_i >= VcW'(meshsync_pkg::ClassVcs)) ? SlotW'(in_vc_i - VcW'(meshsync_pkg::ClassVcs - 2)) :
+                SlotW'(0);
+  assign in_unicast_vc = Lanes && ((in_vc_i == VcW'(meshsync_pkg::VcWorm)) ||
+                                   (in_vc_i >= VcW'(meshsync_pkg::ClassVcs) && 32'(in_vc_i) < NumVcs));
   // Tree worms keep to VC 4; their head is an address-flit format with base 3.
-  assign in_tree_vc = in_vc_i == meshsync_pkg::VcTree;
+  assign in_tree_vc = in_vc_i == VcW'(meshsync_pkg::VcTree);
   assign in_tree_head = in_head && in_addr && (in_base == meshsync_pkg::BaseTree);
-  assign in_sync_vc = (in_vc_i == meshsync_pkg::VcSyncXy) || (in_vc_i == meshsync_pkg::VcSyncYx);
+  assign in_sync_vc = (in_vc_i == VcW'(meshsync_pkg::VcSyncXy)) || (in_vc_i == VcW'(meshsync_pkg::VcSyncYx));
 
   meshsync_route u_route (
     .here_x_i (here_x_i),
@@ -187,11 +222,11 @@ module meshsync_input_port #(
 
   // A worm flit arriving updates its slot.
   assign worm_update = in_valid_i && !in_sync && !in_sync_vc && !in_tree_vc;
-  for (genvar s = 0; s < 2; s++) begin : gen_worm_slot
+  for (genvar s = 0; s < WormSlots; s++) begin : gen_worm_slot
     assign worm_out[s] = worm_out_q[s*PortW +: PortW];
-    assign worm_out_d[s*PortW +: PortW] = (worm_update && (slot == s)) ? nxt_out : worm_out[s];
-    assign worm_copy_d[s] = (worm_update && (slot == s)) ? nxt_copy : worm_copy_q[s];
-    assign worm_promote_d[s] = (worm_update && (slot == s)) ? nxt_promote : worm_promote_q[s];
+    assign worm_out_d[s*PortW +: PortW] = (worm_update && (slot == SlotW'(s))) ? nxt_out : worm_out[s];
+    assign worm_copy_d[s] = (worm_update && (slot == SlotW'(s))) ? nxt_copy : worm_copy_q[s];
+    assign worm_promote_d[s] = (worm_update && (slot == SlotW'(s))) ? nxt_promote : worm_promote_q[s];
   end
 
   assign cur_out = worm_out[slot];
@@ -222,6 +257,8 @@ module meshsync_input_port #(
       // A reduction message's body flit: its output is its head's, resolved at the front
       // (follow_q); forwarded, it is ready Trn - 1 after its arrival.
     end else if (in_head) begin
+      // A worm head: its stages, then its Trn.
+      push_cnt = CntHead;
       nxt_out = route_port;
       // A multidestination head addressed here: absorbed, and forwarded from the next
       // flit on if more addresses follow.
@@ -244,7 +281,7 @@ module meshsync_input_port #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      worm_out_q <= {2{meshsync_pkg::PortLocal}};
+      worm_out_q <= {WormSlots{meshsync_pkg::PortLocal}};
       worm_copy_q <= '0;
       worm_promote_q <= '0;
     end else begin
@@ -255,14 +292,15 @@ module meshsync_input_port #(
   end
 
   // Sync messages travel on VC 1 (R = XY) or VC 2 (R = YX); a worm whose head is an
-  // address flit of a snake base on VC 3, every other worm on VC 0 (a worm's later flits
-  // stay on the VC it arrives on).
+  // address flit of a snake base on VC 3, every other multidestination worm on VC 0, a
+  // unicast worm on any unicast VC (a worm's later flits stay on the VC it arrives on).
   always_comb begin
-    if (in_sync) expected_vc = in_yx ? meshsync_pkg::VcSyncYx : meshsync_pkg::VcSyncXy;
-    else if (in_tree_head) expected_vc = meshsync_pkg::VcTree;
-    else if (in_head) expected_vc = in_snake ? meshsync_pkg::VcSnake : meshsync_pkg::VcWorm;
-    else if (in_vc_i == meshsync_pkg::VcSnake || in_tree_vc || in_sync_vc) expected_vc = in_vc_i;
-    else expected_vc = meshsync_pkg::VcWorm;
+    if (in_sync) expected_vc = in_yx ? VcW'(meshsync_pkg::VcSyncYx) : VcW'(meshsync_pkg::VcSyncXy);
+    else if (in_tree_head) expected_vc = VcW'(meshsync_pkg::VcTree);
+    else if (in_head && in_addr) expected_vc = in_snake ? VcW'(meshsync_pkg::VcSnake) : VcW'(meshsync_pkg::VcWorm);
+    else if (in_head) expected_vc = in_unicast_vc ? in_vc_i : VcW'(meshsync_pkg::VcWorm);
+    else if (in_vc_i == VcW'(meshsync_pkg::VcSnake) || in_tree_vc || in_sync_vc || in_unicast_vc) expected_vc = in_vc_i;
+    else expected_vc = VcW'(meshsync_pkg::VcWorm);
   end
   assign vc_error = in_valid_i && (in_vc_i != expected_vc);
 
@@ -307,7 +345,16 @@ module meshsync_input_port #(
   logic [1:0] head_tag [NumVcs];
   logic [CntW-1:0] head_cnt [NumVcs];
   logic sel_valid;
-  logic [meshsync_pkg::VcW-1:0] sel_vc;
+  logic [VcW-1:0] sel_vc;
+  // Per VC, the VC its front flit takes at its output (req_out_vc_o).
+  logic [VcW-1:0] out_vc [NumVcs];
+  // Per unicast VC (by lane), the lane its worm's head took at the output: the flits
+  // behind it follow there (VC allocation). One packed register (its flip-flops keep their
+  // name); held_lane[l] is lane l's.
+  logic [UnicastVcs*LaneW-1:0] held_lane_q, held_lane_d;
+  logic [LaneW-1:0] held_lane [UnicastVcs];
+  // Per VC, its front flit is a multidestination worm's (a head's mcast bit).
+  logic [NumVcs-1:0] head_is_mcast;
   // Per sync VC (VC 1, VC 2), where the reduction message now passing went: the barrier
   // unit (OutConsume) or an output, set as its head leaves the buffer. One packed register
   // (its flip-flops keep their name); follow[s] is sync VC s + 1's.
@@ -320,26 +367,29 @@ module meshsync_input_port #(
       head_is_head[v] = head_fl.head;
       head_is_tail[v] = head_fl.tail;
       head_is_control[v] = head_fl.f.hdr.view.sync.msg[1];
+      head_is_mcast[v] = head_fl.f.hdr.view.worm.mcast;
     end
   end
 
   for (genvar v = 0; v < NumVcs; v++) begin : gen_vc
-    localparam bit WormVc = (v == 0) || (v == 3);
+    localparam bit Unicast = meshsync_pkg::is_unicast_vc(v);
+    localparam bit WormVc = Unicast || (v == 3);
     localparam bit TreeVc = (v == 4);
     localparam bit SyncVc = (v == 1) || (v == 2);
     localparam int unsigned Depth = TreeVc ? TreeBufferDepth :
                                     (v == 3) ? (PathWorms ? BufferDepth : 0) :
                                     WormVc ? BufferDepth : SyncBufferDepth;
     localparam int unsigned VcCntW = WormVc ? WormCntW : CntW;
-    localparam int unsigned Owner = (v == 3) ? meshsync_pkg::OwnerSnake :
-                                    (v == 1) ? meshsync_pkg::OwnerSyncXy :
-                                    (v == 2) ? meshsync_pkg::OwnerSyncYx : meshsync_pkg::OwnerWorm;
+    localparam int unsigned Owner = meshsync_pkg::vc_owner(v);
+    // A worm head that reaches the front behind another flit runs its stages from there:
+    // its countdown is at least this when it gets there.
+    localparam int unsigned FrontCnt = (WormVc && HeadStages > 0) ? WormDelay - 2 : 0;
     logic push, credit, worm_ok, relabel, cs_path;
     logic [PortW-1:0] buf_out;
     logic [VcCntW-1:0] cnt;
-    assign push = in_valid_i && (in_vc_i == meshsync_pkg::VcW'(v));
-    assign pop_o[v] = gnt_i && (sel_vc == meshsync_pkg::VcW'(v));
-    assign relabel = relabel_i && (sel_vc == meshsync_pkg::VcW'(v));
+    assign push = in_valid_i && (in_vc_i == VcW'(v));
+    assign pop_o[v] = gnt_i && (sel_vc == VcW'(v));
+    assign relabel = relabel_i && (sel_vc == VcW'(v));
 
     if (Depth == 0) begin : gen_absent
       // A VC the router is built without (no path worms, no tree VC): no storage, never a
@@ -361,9 +411,11 @@ module meshsync_input_port #(
       assign unused_relabel = relabel;
     end else begin : gen_buffer
       meshsync_input_buffer #(
-        .Depth (Depth),
-        .FlitW (FlitW),
-        .CntW  (VcCntW)
+        .Depth      (Depth),
+        .FlitW      (FlitW),
+        .CntW       (VcCntW),
+        .HeadStages (WormVc && HeadStages > 0),
+        .FrontCnt   (FrontCnt)
       ) u_buffer (
         .clk_i           (clk_i),
         .rst_ni          (rst_ni),
@@ -380,7 +432,7 @@ module meshsync_input_port #(
         .fix_cnt_i       (!WormVc && !TreeVc && fix_cnt),
         .fix_cnt_value_i (CntTrm[VcCntW-1:0]),
         .relabel_i       (relabel),
-        .done_i          (cs_done_i && (sel_vc == meshsync_pkg::VcW'(v))),
+        .done_i          (cs_done_i && (sel_vc == VcW'(v))),
         .pop_i           (pop_o[v]),
         .head_valid_o    (head_valid[v]),
         .head_done_o     (head_done[v]),
@@ -411,10 +463,23 @@ module meshsync_input_port #(
     // A flit needs its output's VC free when it heads its message there (a single-flit
     // sync message takes and frees it at once), held by this input otherwise; a flit
     // absorbed as well needs Local's held by this input (the absorbed head went there
-    // alone).
+    // alone). A unicast worm's head takes the VC its output allocates (alloc_*: free,
+    // with a credit), the flits behind it the VC it took (held_lane); a multidestination
+    // worm on VC 0 keeps VC 0.
+    logic alloc_head;
+    logic [LaneW-1:0] lane;
+    if (Unicast) begin : gen_unicast
+      // With one unicast VC a head takes VC 0 by the owner rule below, as any worm does.
+      assign alloc_head = Lanes && head_is_head[v] && !head_is_mcast[v];
+      assign lane = head_is_head[v] ? '0 : held_lane[meshsync_pkg::unicast_lane(v)];
+    end else begin : gen_class
+      assign alloc_head = 1'b0;
+      assign lane = '0;
+    end
     always_comb begin
       credit = 1'b0;
       worm_ok = !WormVc && !SyncVc;
+      out_vc[v] = VcW'(v);
       for (int o = 0; o < NumPorts; o++) begin
         if (TreeVc) begin
           // Every claimed link has a credit (claimed into an empty buffer, so it always
@@ -423,15 +488,31 @@ module meshsync_input_port #(
           if (tree_links_i[o] && !credit_ok_i[o * NumVcs + v]) credit = 1'b0;
         end else
         if (head_out[v] == PortW'(o)) begin
-          credit = credit_ok_i[o * NumVcs + v];
-          if (WormVc || SyncVc) begin
-            worm_ok = (head_is_head[v] || head_tag[v][1])
-                      ? owner_free_i[meshsync_pkg::owner_slot(o, Owner)]
-                      : owner_mine_i[meshsync_pkg::owner_slot(o, Owner)];
+          if (alloc_head) begin
+            credit = alloc_ok_i[o];
+            worm_ok = 1'b1;
+            out_vc[v] = alloc_vc_i[o*VcW +: VcW];
+          end else if (Unicast && Lanes) begin
+            for (int l = 0; l < UnicastVcs; l++) begin
+              if (lane == LaneW'(l)) begin
+                out_vc[v] = VcW'(meshsync_pkg::unicast_vc(l));
+                credit = credit_ok_i[o * NumVcs + meshsync_pkg::unicast_vc(l)];
+                worm_ok = (head_is_head[v] || head_tag[v][1])
+                          ? owner_free_i[meshsync_pkg::owner_slot(o, meshsync_pkg::vc_owner(meshsync_pkg::unicast_vc(l)), NumVcs)]
+                          : owner_mine_i[meshsync_pkg::owner_slot(o, meshsync_pkg::vc_owner(meshsync_pkg::unicast_vc(l)), NumVcs)];
+              end
+            end
+          end else begin
+            credit = credit_ok_i[o * NumVcs + v];
+            if (WormVc || SyncVc) begin
+              worm_ok = (head_is_head[v] || head_tag[v][1])
+                        ? owner_free_i[meshsync_pkg::owner_slot(o, Owner, NumVcs)]
+                        : owner_mine_i[meshsync_pkg::owner_slot(o, Owner, NumVcs)];
+            end
           end
         end
       end
-      if (WormVc && head_tag[v][0]) worm_ok = worm_ok && owner_mine_i[meshsync_pkg::owner_slot(0, Owner)];
+      if (WormVc && head_tag[v][0]) worm_ok = worm_ok && owner_mine_i[meshsync_pkg::owner_slot(0, Owner, NumVcs)];
       if (TreeVc) begin
         eligible[v] = head_ready[v] && tree_claimed_i && (tree_drop_i || credit);
       end else begin
@@ -440,6 +521,29 @@ module meshsync_input_port #(
                       (head_ready[v] && credit && worm_ok && !(cs_path && !head_done[v]));
       end
     end
+  end
+
+  // A unicast worm's head leaving takes its output VC's lane for the flits behind it (a
+  // multidestination head leaves on VC 0: lane 0).
+  for (genvar l = 0; l < UnicastVcs; l++) begin : gen_held_lane
+    localparam int unsigned Vc = meshsync_pkg::unicast_vc(l);
+    assign held_lane[l] = held_lane_q[l*LaneW +: LaneW];
+    assign held_lane_d[l*LaneW +: LaneW] =
+        (pop_o[Vc] && head_is_head[Vc]) ? LaneW'(meshsync_pkg::unicast_lane(32'(out_vc[Vc]))) : held_lane[l];
+  end
+  if (UnicastVcs > 1) begin : gen_held_lane_q
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        held_lane_q <= '0;
+      end else begin
+        held_lane_q <= held_lane_d;
+      end
+    end
+  end else begin : gen_one_lane
+    // One unicast VC: every worm stays on VC 0, and takes it by the owner rule.
+    assign held_lane_q = '0;
+    logic unused_held;
+    assign unused_held = ^{held_lane_d, held_lane[0], alloc_ok_i, alloc_vc_i};
   end
 
   for (genvar s = 0; s < 2; s++) begin : gen_follow_slot
@@ -465,15 +569,20 @@ module meshsync_input_port #(
     unused_tree_owner = 1'b0;
     for (int o = 0; o < NumPorts; o++) begin
       unused_tree_owner = unused_tree_owner ^
-                          owner_free_i[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)] ^
-                          owner_mine_i[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree)];
+                          owner_free_i[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree, NumVcs)] ^
+                          owner_mine_i[meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree, NumVcs)];
     end
   end
 
   logic unused_fresh;
   assign unused_fresh = ^{fresh[0], fresh_flit[0], fresh_out[0], fresh[3], fresh_flit[3],
                          fresh_out[3], fresh[4], fresh_flit[4], fresh_out[4], fresh_msg, head_tag[4],
-                         head_cnt[4], head_is_tail[0], head_is_tail[4:3]};
+                         head_cnt[4], head_is_tail[0], head_is_tail[4:3], head_is_mcast[4:1]};
+  // The unicast VCs after the classes carry worms: no CAM lookup, and no tail to follow.
+  for (genvar v = meshsync_pkg::ClassVcs; v < NumVcs; v++) begin : gen_unused_unicast
+    logic unused_unicast;
+    assign unused_unicast = ^{fresh[v], fresh_flit[v], fresh_out[v], head_is_tail[v]};
+  end
 
   // Input arbitration (contract step 4): the pointer moves when the chosen VC pops.
   meshsync_rr_arbiter #(
@@ -489,11 +598,13 @@ module meshsync_input_port #(
 
   assign req_valid_o = sel_valid;
   assign req_vc_o = sel_vc;
+  // (One unicast VC: every flit keeps its VC; a mux of constants synthesis would keep.)
+  assign req_out_vc_o = Lanes ? out_vc[sel_vc] : sel_vc;
   assign req_flit_o = head_flit[sel_vc];
   assign req_out_o = head_out[sel_vc];
   assign req_copy_o = head_tag[sel_vc][0];
   assign req_promote_o = head_tag[sel_vc][1];
-  assign req_tree_o = sel_valid && (sel_vc == meshsync_pkg::VcTree);
+  assign req_tree_o = sel_valid && (sel_vc == VcW'(meshsync_pkg::VcTree));
   assign req_drop_o = req_tree_o && tree_drop_i;
   assign req_cnt_o = head_cnt[sel_vc];
   assign req_cs_o = sel_valid && cs_req[sel_vc];

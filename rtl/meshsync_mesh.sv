@@ -26,18 +26,22 @@ module meshsync_mesh #(
   /// Bits of a y coordinate.
   parameter int unsigned CoordYW = (MeshH > 1) ? $clog2(MeshH) : 1,
   /// Width of the software port's child count.
-  parameter int unsigned NumChildrenW = $clog2(MaxChildren + 2)
+  parameter int unsigned NumChildrenW = $clog2(MaxChildren + 2),
+  /// The routers' VCs and the bits of a VC number (meshsync_router's; derived, do not set).
+  parameter int unsigned NumVcs = meshsync_pkg::ClassVcs - 1 +
+      ((UnicastVcs < 1) ? 1 : (UnicastVcs > meshsync_pkg::MaxUnicastVcs) ? meshsync_pkg::MaxUnicastVcs : UnicastVcs),
+  parameter int unsigned VcW = meshsync_pkg::vc_width(NumVcs)
 ) (
   input  logic                                                  clk_i,
   input  logic                                                  rst_ni,
   // Injection (the router's Local input) and its local_ready, per node.
   input  logic [MeshW*MeshH-1:0]                                inj_valid_i,
-  input  logic [MeshW*MeshH*meshsync_pkg::VcW-1:0]              inj_vc_i,
+  input  logic [MeshW*MeshH*VcW-1:0]                            inj_vc_i,
   input  logic [MeshW*MeshH*FlitW-1:0]                          inj_flit_i,
-  output logic [MeshW*MeshH*meshsync_pkg::NumVcs-1:0]           local_ready_o,
+  output logic [MeshW*MeshH*NumVcs-1:0]                         local_ready_o,
   // Ejection (the router's Local output), per node.
   output logic [MeshW*MeshH-1:0]                                ej_valid_o,
-  output logic [MeshW*MeshH*meshsync_pkg::VcW-1:0]              ej_vc_o,
+  output logic [MeshW*MeshH*VcW-1:0]                            ej_vc_o,
   output logic [MeshW*MeshH*FlitW-1:0]                          ej_flit_o,
   // Software register port, per node (meshsync_router's reg_* ports).
   input  logic [MeshW*MeshH*2-1:0]                              reg_op_i,
@@ -68,13 +72,11 @@ module meshsync_mesh #(
     $error("NiPorts must be 1 in meshsync_mesh (a one-port NI per node)");
   end
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
-  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
-  localparam int unsigned VcW = meshsync_pkg::VcW;
   localparam int unsigned GidW = meshsync_pkg::GidW;
   localparam int unsigned DataW = meshsync_pkg::DataW;
   // The four neighbour ports +X, -X, +Y, -Y (1..4).
   localparam int unsigned Dirs = NumPorts - 1;
-  // A flit on a link: valid, VC, flit (a meshsync_pkg::channel_t behind the valid bit).
+  // A flit on a link: valid, VC, flit.
   localparam int unsigned LinkW = 1 + VcW + FlitW;
 
   // The far end of the link leaving node n through port p, and whether it holds anything,
@@ -126,7 +128,11 @@ module meshsync_mesh #(
         .Trn             (Trn),
         .Trm             (Trm),
         .ReduceWords     (ReduceWords),
-        .NiPorts         (1)
+        .NiPorts         (1),
+        .UnicastVcs      (UnicastVcs),
+        .VcAllocation    (VcAllocation),
+        .RoutingStage    (RoutingStage),
+        .VaStage         (VaStage)
       ) u_router (
         .clk_i              (clk_i),
         .rst_ni             (rst_ni),

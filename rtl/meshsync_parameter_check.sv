@@ -50,5 +50,17 @@ module meshsync_parameter_check #(
   if (NiPorts != 1 && NiPorts != 4) begin : gen_check_ni_ports
     $error("NiPorts must be 1 (one-port) or 4 (all-port)");
   end
+  if (UnicastVcs < 1 || UnicastVcs > meshsync_pkg::MaxUnicastVcs) begin : gen_check_unicast_vcs
+    $error("UnicastVcs must be 1 to 8");
+  end
+  if (VcAllocation > 1) begin : gen_check_vc_allocation
+    $error("VcAllocation must be 0 (round-robin) or 1 (most credits)");
+  end
+  if (RoutingStage > 16) begin : gen_check_routing_stage
+    $error("RoutingStage must be at most 16 cycles");
+  end
+  if (VaStage > 16) begin : gen_check_va_stage
+    $error("VaStage must be at most 16 cycles");
+  end
 
 endmodule

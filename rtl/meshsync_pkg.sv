@@ -11,9 +11,14 @@ package meshsync_pkg;
   // Ports, in the normative index order: round-robin order of both arbiters and the order
   // in which the barrier unit takes messages within a cycle.
   localparam int unsigned NumPorts = 5;
-  localparam int unsigned NumVcs = 5;
   localparam int unsigned PortW = 3;
-  localparam int unsigned VcW = 3;
+  // The five VC classes below, numbered 0-4 in every router; a router with more than one
+  // unicast VC (UnicastVcs) has VCs ClassVcs.. after them (unicast_vc), so its VC count
+  // and VC width are its own (meshsync_router's NumVcs and VcW). The barrier unit and
+  // emitter see the classes only, in ClassVcW bits.
+  localparam int unsigned ClassVcs = 5;
+  localparam int unsigned ClassVcW = 3;
+  localparam int unsigned MaxUnicastVcs = 8;
   localparam logic [2:0] PortLocal = 3'd0;
   localparam logic [2:0] PortPlusX = 3'd1;
   localparam logic [2:0] PortMinusX = 3'd2;
@@ -30,6 +35,21 @@ package meshsync_pkg;
   localparam logic [2:0] VcSyncYx = 3'd2;
   localparam logic [2:0] VcSnake = 3'd3;
   localparam logic [2:0] VcTree = 3'd4;
+  // Unicast VC `lane` (0 .. UnicastVcs - 1) of a router: VC 0, then the VCs after the
+  // classes (docs/microarchitecture.md, "Unicast VCs"; model/core/flit.hpp unicast_vc).
+  function automatic int unicast_vc(input int lane);
+    unicast_vc = (lane == 0) ? 0 : ClassVcs + lane - 1;
+  endfunction
+  function automatic int unicast_lane(input int vc);
+    unicast_lane = (vc == 0) ? 0 : vc - ClassVcs + 1;
+  endfunction
+  function automatic bit is_unicast_vc(input int vc);
+    is_unicast_vc = (vc == 0) || (vc >= ClassVcs);
+  endfunction
+  // Bits of a VC number in a router with `vcs` VCs.
+  function automatic int vc_width(input int vcs);
+    vc_width = (vcs > 8) ? 4 : 3;
+  endfunction
 
   // Flit format. The three flag bits sit at the top of the flit, whatever its width
   // (31..29 for the 32-bit flit of the contract): head, tail, sync. The fields of a head
@@ -119,11 +139,6 @@ package meshsync_pkg;
   // $bits(flit_t), the only FlitW the router takes (Yosys 0.23 takes no $bits of a type;
   // tb/rtl/test_contract.cpp checks the two agree).
   localparam int unsigned FlitBits = 32;
-  // A flit on a channel: the VC it travels on and the flit.
-  typedef struct packed {
-    logic [VcW-1:0] vc;
-    flit_t          flit;
-  } channel_t;
 
   // Sync message types (2 bits).
   localparam logic [1:0] SyncArrive = 2'd0;
@@ -182,22 +197,28 @@ package meshsync_pkg;
   } reduce_type_t;
 
   // VC owners: per output, the VCs a message holds from its head to its tail (owner slot
-  // s of output o is bit owner_slot(o, s) of the owner buses). Every VC has one: a worm
-  // holds VC 0, 3 or 4, a reduction message (a sync worm) VC 1 or 2, and a single-flit
-  // sync message takes and frees its VC in one grant (docs/reduction-hardware.md).
+  // s of output o is bit owner_slot(o, s, owners) of the owner buses, `owners` being the
+  // router's VC count). Every VC has one: a worm holds VC 0, 3, 4 or a unicast VC after
+  // the classes (owner slot = its VC), a reduction message (a sync worm) VC 1 or 2, and a
+  // single-flit sync message takes and frees its VC in one grant
+  // (docs/reduction-hardware.md).
   localparam int unsigned OwnerWorm = 0;    // VC 0
   localparam int unsigned OwnerSnake = 1;   // VC 3
   localparam int unsigned OwnerTree = 2;    // VC 4
   localparam int unsigned OwnerSyncXy = 3;  // VC 1
   localparam int unsigned OwnerSyncYx = 4;  // VC 2
-  localparam int unsigned NumOwners = 5;
-  function automatic int owner_slot(input int port, input int owner);
-    owner_slot = port * NumOwners + owner;
+  function automatic int owner_slot(input int port, input int owner, input int owners);
+    owner_slot = port * owners + owner;
   endfunction
-  // The VC of an owner slot.
-  function automatic logic [2:0] owner_vc(input int owner);
-    owner_vc = (owner == OwnerWorm) ? VcWorm : (owner == OwnerSnake) ? VcSnake :
-               (owner == OwnerTree) ? VcTree : (owner == OwnerSyncXy) ? VcSyncXy : VcSyncYx;
+  // The VC of an owner slot, and the owner slot of a VC.
+  function automatic int owner_vc(input int owner);
+    owner_vc = (owner >= ClassVcs) ? owner : (owner == OwnerWorm) ? 32'(VcWorm) :
+               (owner == OwnerSnake) ? 32'(VcSnake) : (owner == OwnerTree) ? 32'(VcTree) :
+               (owner == OwnerSyncXy) ? 32'(VcSyncXy) : 32'(VcSyncYx);
+  endfunction
+  function automatic int vc_owner(input int vc);
+    vc_owner = (vc >= ClassVcs) ? vc : (vc == 32'(VcWorm)) ? OwnerWorm : (vc == 32'(VcSnake)) ? OwnerSnake :
+               (vc == 32'(VcTree)) ? OwnerTree : (vc == 32'(VcSyncXy)) ? OwnerSyncXy : OwnerSyncYx;
   endfunction
   // The owner slot of a sync VC (VC 1 or 2).
   function automatic int sync_owner(input logic yx);

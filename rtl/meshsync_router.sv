@@ -1,4 +1,5 @@
-// meshsync router: five ports (Local, +X, -X, +Y, -Y), five VCs per port (NumVcs), a
+// meshsync router: five ports (Local, +X, -X, +Y, -Y), five VC classes per port and up to
+// seven more unicast VCs (UnicastVcs; NumVcs in all), VC allocation per output, a
 // one-port or all-port network interface (NiPorts), credit flow control, dimension-order
 // routing (XY for worms, XY or YX for sync messages), snake routing and absorb-and-forward
 // for multidestination worms, tree worms, and the barrier unit with its register file.
@@ -46,6 +47,12 @@ module meshsync_router #(
   parameter int unsigned NumIn = meshsync_pkg::NumPorts + NiPorts - 1,
   /// Outputs: the five ports, then all-port ejection outputs (derived; do not set).
   parameter int unsigned NumOut = (NiPorts > 1) ? meshsync_pkg::NumPorts + 4 : meshsync_pkg::NumPorts,
+  /// VCs per port: the five classes, then unicast VCs 5.. (derived; do not set). A count
+  /// outside 1..8 is refused below; the nearest one is built until then.
+  parameter int unsigned NumVcs = meshsync_pkg::ClassVcs - 1 +
+      ((UnicastVcs < 1) ? 1 : (UnicastVcs > meshsync_pkg::MaxUnicastVcs) ? meshsync_pkg::MaxUnicastVcs : UnicastVcs),
+  /// Bits of a VC number on the ports: 3, or 4 beyond 8 VCs (derived; do not set).
+  parameter int unsigned VcW = meshsync_pkg::vc_width(NumVcs),
   /// Bits of an x coordinate.
   parameter int unsigned CoordXW = (MeshW > 1) ? $clog2(MeshW) : 1,
   /// Bits of a y coordinate.
@@ -61,21 +68,21 @@ module meshsync_router #(
   // Input side, input i at bits i*...: Local (the NI's injection channel 0), +X, -X, +Y,
   // -Y, then (all-port) injection channels 1-3, which carry worms only.
   input  logic [NumIn-1:0]                                       in_valid_i,
-  input  logic [NumIn*meshsync_pkg::VcW-1:0]                     in_vc_i,
+  input  logic [NumIn*VcW-1:0]                                   in_vc_i,
   input  logic [NumIn*FlitW-1:0]                                 in_flit_i,
-  output logic [NiPorts*meshsync_pkg::NumVcs-1:0]                local_ready_o,
+  output logic [NiPorts*NumVcs-1:0]                              local_ready_o,
   // Per injection channel ch and VC v (bit ch*NumVcs+v): a flit left that channel's input
   // buffer in this cycle (combinational, like credit_out_o): which of its flits the NI
   // has handed on, where local_ready_o says only that one more fits.
-  output logic [NiPorts*meshsync_pkg::NumVcs-1:0]                inj_pop_o,
+  output logic [NiPorts*NumVcs-1:0]                              inj_pop_o,
   // Output side: Local, +X, -X, +Y, -Y, then (all-port) the ejection outputs of inputs
   // +X, -X, +Y, -Y.
   output logic [NumOut-1:0]                                      out_valid_o,
-  output logic [NumOut*meshsync_pkg::VcW-1:0]                    out_vc_o,
+  output logic [NumOut*VcW-1:0]                                  out_vc_o,
   output logic [NumOut*FlitW-1:0]                                out_flit_o,
   // Credits, bit p*NumVcs+v. The Local bits of credit_out_o are 0 and of credit_in_i unused.
-  output logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_out_o,
-  input  logic [meshsync_pkg::NumPorts*meshsync_pkg::NumVcs-1:0] credit_in_i,
+  output logic [meshsync_pkg::NumPorts*NumVcs-1:0]               credit_out_o,
+  input  logic [meshsync_pkg::NumPorts*NumVcs-1:0]               credit_in_i,
   // Software register port (from the NI).
   input  logic [1:0]                                             reg_op_i,
   input  logic [meshsync_pkg::GidW-1:0]                          reg_gid_i,
@@ -110,7 +117,8 @@ module meshsync_router #(
     .MeshW (MeshW), .MeshH (MeshH), .FlitW (FlitW), .BufferDepth (BufferDepth),
     .SyncBufferDepth (SyncBufferDepth), .TreeBufferDepth (TreeBufferDepth),
     .PathWorms (PathWorms), .NumRegs (NumRegs), .MaxChildren (MaxChildren), .Trn (Trn),
-    .Trm (Trm), .ReduceWords (ReduceWords), .NiPorts (NiPorts)
+    .Trm (Trm), .ReduceWords (ReduceWords), .NiPorts (NiPorts), .UnicastVcs (UnicastVcs),
+    .VcAllocation (VcAllocation), .RoutingStage (RoutingStage), .VaStage (VaStage)
   ) u_parameter_check ();
 
   // The depths the units are built with: a depth below the range is refused above; the
@@ -121,9 +129,9 @@ module meshsync_router #(
   localparam int unsigned TreeDepth = (TreeBufferDepth == 1) ? 2 : TreeBufferDepth;
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
-  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
-  localparam int unsigned NumOwners = meshsync_pkg::NumOwners;
-  localparam int unsigned VcW = meshsync_pkg::VcW;
+  localparam int unsigned ClassVcs = meshsync_pkg::ClassVcs;
+  localparam int unsigned ClassVcW = meshsync_pkg::ClassVcW;
+  localparam int unsigned Lanes = NumVcs - ClassVcs + 1;
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned CoordW = meshsync_pkg::CoordW;
   localparam int unsigned GidW = meshsync_pkg::GidW;
@@ -133,7 +141,9 @@ module meshsync_router #(
   localparam int unsigned InW = (NumIn > 1) ? $clog2(NumIn) : 1;
   localparam int unsigned RegSlots = (NumRegs > 0) ? NumRegs : 1;
   localparam int unsigned ArrivedW = $clog2(MaxChildren + 1);
-  localparam int unsigned MaxDelay = (Trm > Trn) ? Trm : Trn;
+  // A worm head's delay: the allocation pipeline's head stages, then Trn.
+  localparam int unsigned HeadStages = RoutingStage + VaStage;
+  localparam int unsigned MaxDelay = (Trm > Trn + HeadStages) ? Trm : Trn + HeadStages;
   localparam int unsigned CntW = (MaxDelay > 1) ? $clog2(MaxDelay) : 1;
   // At most one CS path per other node crosses a router.
   localparam int unsigned PathRefsW = (MeshW * MeshH > 1) ? $clog2(MeshW * MeshH) : 1;
@@ -178,7 +188,7 @@ module meshsync_router #(
   logic [FlitW-1:0] in_flit [NumIn];
   logic [NumIn-1:0] req_valid, req_consume, req_cs, req_copy, req_promote, req_tree, req_drop;
   logic [NumIn*PortW-1:0] req_out;
-  logic [NumIn*VcW-1:0] req_vc;
+  logic [NumIn*VcW-1:0] req_vc, req_out_vc;
   logic [FlitW-1:0] req_flit [NumIn];
   logic [NumIn*FlitW-1:0] req_flits;
   logic [NumIn*CntW-1:0] req_cnt;
@@ -198,7 +208,9 @@ module meshsync_router #(
   // The output unit's answers, and the switch allocation.
   logic [NumPorts*NumVcs-1:0] credit_ok;
   logic [NumOut-1:0] tree_room;
-  logic [NumIn*NumPorts*NumOwners-1:0] owner_free, owner_mine;
+  logic [NumIn*NumPorts*NumVcs-1:0] owner_free, owner_mine;
+  logic [NumIn*NumPorts-1:0] alloc_ok;
+  logic [NumIn*NumPorts*VcW-1:0] alloc_vc;
   logic [NumOut-1:0] gnt_valid, out_tail;
   logic [NumPorts*2-1:0] em_owner_free, em_owner_mine;
   logic [NumOut*IdxW-1:0] gnt_idx;
@@ -207,7 +219,7 @@ module meshsync_router #(
   // The barrier emitter's offers per port.
   logic [NumPorts-1:0] offer, offer_gnt;
   logic [NumPorts*FlitW-1:0] offer_flit;
-  logic [NumPorts*VcW-1:0] offer_vc;
+  logic [NumPorts*ClassVcW-1:0] offer_vc;
   logic barrier_error, barrier_idle;
 
   // ---------------------------------------------------------------------------------------
@@ -240,7 +252,8 @@ module meshsync_router #(
     meshsync_input_port #(
       .FlitW (FlitW), .BufferDepth (WormDepth), .SyncBufferDepth (SyncDepth),
       .TreeBufferDepth (TreeDepth), .PathWorms (PathWorms != 0), .Trn (Trn), .Trm (Trm),
-      .CntW (CntW), .HasRegs (NumRegs > 0), .Injection (i == 0 || i >= NumPorts)
+      .CntW (CntW), .HasRegs (NumRegs > 0), .Injection (i == 0 || i >= NumPorts),
+      .UnicastVcs (Lanes), .HeadStages (HeadStages)
     ) u_input (
       .clk_i (clk_i), .rst_ni (rst_ni), .here_x_i (here_x), .here_y_i (here_y),
       // The flit presented, and its arrival's CAM lookup.
@@ -249,8 +262,10 @@ module meshsync_router #(
       .cam_transit_i (|(cam_hit & reg_transit)),
       // Its view of the outputs: credits, and VC owners.
       .credit_ok_i (credit_ok),
-      .owner_free_i (owner_free[i*NumPorts*NumOwners +: NumPorts*NumOwners]),
-      .owner_mine_i (owner_mine[i*NumPorts*NumOwners +: NumPorts*NumOwners]),
+      .owner_free_i (owner_free[i*NumPorts*NumVcs +: NumPorts*NumVcs]),
+      .owner_mine_i (owner_mine[i*NumPorts*NumVcs +: NumPorts*NumVcs]),
+      .alloc_ok_i (alloc_ok[i*NumPorts +: NumPorts]),
+      .alloc_vc_i (alloc_vc[i*NumPorts*VcW +: NumPorts*VcW]),
       // Its tree worm: the head for the claim, and what it claimed (the claimed links:
       // bit 0 unused, the NI output needs no credit).
       .tree_head_o (tree_head[i]), .tree_flit_o (tree_flit[i*FlitW +: FlitW]),
@@ -260,7 +275,8 @@ module meshsync_router #(
       .req_valid_o (req_valid[i]), .req_consume_o (req_consume[i]), .req_cs_o (req_cs[i]),
       .req_out_o (req_out[i*PortW +: PortW]), .req_copy_o (req_copy[i]),
       .req_promote_o (req_promote[i]), .req_tree_o (req_tree[i]), .req_drop_o (req_drop[i]),
-      .req_vc_o (req_vc[i*VcW +: VcW]), .req_flit_o (req_flit[i]),
+      .req_vc_o (req_vc[i*VcW +: VcW]), .req_out_vc_o (req_out_vc[i*VcW +: VcW]),
+      .req_flit_o (req_flit[i]),
       .req_cnt_o (req_cnt[i*CntW +: CntW]),
       .gnt_i (in_gnt[i]), .relabel_i (relabel[i]), .cs_done_i (cs_done[i]),
       .pop_o (in_pop), .full_o (full), .idle_o (in_idle[i]), .error_o (in_error[i])
@@ -300,6 +316,18 @@ module meshsync_router #(
     reg_req.num_children = meshsync_pkg::ChildCountW'(reg_num_children_i);
   end
 
+  // The barrier unit and emitter see the five VC classes (ClassVcW bits, the credits of VCs
+  // 0-4): they take and send sync messages on VCs 1 and 2 only. A unicast VC past the
+  // classes reaches the unit as VC 0 (a worm: never its message).
+  logic [NumPorts*ClassVcW-1:0] unit_vc;
+  logic [NumPorts*ClassVcs-1:0] class_credit_ok;
+  for (genvar p = 0; p < NumPorts; p++) begin : gen_class_view
+    logic [VcW-1:0] vc;
+    assign vc = req_vc[p*VcW +: VcW];
+    assign unit_vc[p*ClassVcW +: ClassVcW] = (Lanes == 1 || 32'(vc) < ClassVcs) ? ClassVcW'(vc) : ClassVcW'(meshsync_pkg::VcWorm);
+    assign class_credit_ok[p*ClassVcs +: ClassVcs] = credit_ok[p*NumVcs +: ClassVcs];
+  end
+
   meshsync_barrier #(
     .FlitW (FlitW), .NumRegs (NumRegs), .MaxChildren (MaxChildren), .CoordXW (CoordXW),
     .CoordYW (CoordYW), .NumChildrenW (NumChildrenW), .ArrivedW (ArrivedW), .CntW (CntW),
@@ -309,7 +337,7 @@ module meshsync_router #(
     // The five ports' requests for the unit, and its answers.
     .consume_i (req_valid[NumPorts-1:0] & req_consume[NumPorts-1:0]),
     .cs_i (req_cs[NumPorts-1:0]), .flit_i (req_flits[NumPorts*FlitW-1:0]),
-    .vc_i (req_vc[NumPorts*VcW-1:0]), .cnt_i (req_cnt[NumPorts*CntW-1:0]),
+    .vc_i (unit_vc), .cnt_i (req_cnt[NumPorts*CntW-1:0]),
     .take_o (unit_take), .relabel_o (unit_relabel), .cs_done_o (unit_cs_done),
     // The software port, and the register file's state.
     .reg_req_i (reg_req), .reg_child_x_i (reg_child_x_i), .reg_child_y_i (reg_child_y_i),
@@ -319,7 +347,7 @@ module meshsync_router #(
     .reg_child_x_o (reg_child_x), .reg_child_y_o (reg_child_y),
     .reg_child_route_o (reg_child_route),
     // The emitter's offers.
-    .credit_ok_i (credit_ok), .owner_free_i (em_owner_free), .owner_mine_i (em_owner_mine),
+    .credit_ok_i (class_credit_ok), .owner_free_i (em_owner_free), .owner_mine_i (em_owner_mine),
     .offer_o (offer), .offer_flit_o (offer_flit), .offer_vc_o (offer_vc),
     .offer_gnt_i (offer_gnt),
     .idle_o (barrier_idle), .error_o (barrier_error)
@@ -349,7 +377,7 @@ module meshsync_router #(
   // ---------------------------------------------------------------------------------------
   meshsync_switch_allocator #(
     .NumIn (NumIn), .NumOut (NumOut), .NiPorts (NiPorts), .HasEmitter (NumRegs > 0),
-    .IdxW (IdxW)
+    .IdxW (IdxW), .NumVcs (NumVcs)
   ) u_switch (
     .clk_i (clk_i), .rst_ni (rst_ni),
     .req_valid_i (req_valid), .req_consume_i (req_consume), .req_out_i (req_out),
@@ -360,9 +388,10 @@ module meshsync_router #(
   );
 
   meshsync_crossbar #(
-    .FlitW (FlitW), .NumIn (NumIn), .NumOut (NumOut), .HasEmitter (NumRegs > 0), .IdxW (IdxW)
+    .FlitW (FlitW), .NumIn (NumIn), .NumOut (NumOut), .HasEmitter (NumRegs > 0), .IdxW (IdxW),
+    .VcW (VcW)
   ) u_crossbar (
-    .in_flit_i (req_flits), .in_vc_i (req_vc), .in_promote_i (req_promote),
+    .in_flit_i (req_flits), .in_vc_i (req_out_vc), .in_promote_i (req_promote),
     .in_tree_i (req_tree), .in_child_i (tree_child), .in_child_x_i (tree_child_x),
     .in_child_y_i (tree_child_y), .in_child_route_i (tree_child_route),
     .em_flit_i (offer_flit), .em_vc_i (offer_vc),
@@ -403,13 +432,14 @@ module meshsync_router #(
   meshsync_output_unit #(
     .NumIn (NumIn), .NumOut (NumOut), .NiPorts (NiPorts), .BufferDepth (WormDepth),
     .SyncBufferDepth (SyncDepth), .TreeBufferDepth (TreeDepth), .PathWorms (PathWorms != 0),
-    .IdxW (IdxW), .InW (InW)
+    .IdxW (IdxW), .InW (InW), .UnicastVcs (Lanes), .VcAllocation (VcAllocation)
   ) u_output (
     .clk_i (clk_i), .rst_ni (rst_ni), .credit_in_i (credit_in_i),
     .out_valid_i (out_valid_o), .out_vc_i (out_vc_o), .out_tail_i (out_tail),
     .out_idx_i (gnt_idx), .claim_ok_i (claim_ok), .claim_idx_i (claim_idx),
     .credit_ok_o (credit_ok), .tree_room_o (tree_room),
     .in_owner_free_o (owner_free), .in_owner_mine_o (owner_mine),
+    .in_alloc_ok_o (alloc_ok), .in_alloc_vc_o (alloc_vc),
     .em_owner_free_o (em_owner_free), .em_owner_mine_o (em_owner_mine),
     .error_o (credit_error)
   );
@@ -424,6 +454,10 @@ module meshsync_router #(
   // Input 5-7 requests never reach the barrier unit.
   logic unused_ports;
   assign unused_ports = ^{req_cs, req_cnt};
+  if (NumIn > NumPorts) begin : gen_unused_channel_vc
+    logic unused_channel_vc;
+    assign unused_channel_vc = ^req_vc[NumIn*VcW-1:NumPorts*VcW];
+  end
 
   // ---------------------------------------------------------------------------------------
   // Cover points (scripts/coverage, docs/verification.md "Coverage"): each kind of flit

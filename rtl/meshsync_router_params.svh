@@ -31,4 +31,16 @@
   parameter int unsigned ReduceWords = 0,
   /// NI channels: 1 (one-port) or 4 (all-port: injection channels 1-3 enter on inputs
   /// 5-7, and each link input p ejects on its own output 4+p; docs/microarchitecture.md).
-  parameter int unsigned NiPorts = 1
+  parameter int unsigned NiPorts = 1,
+  /// Unicast VCs per input, 1 to 8 (docs/microarchitecture.md "Unicast VCs"): VC 0 and
+  /// VCs 5.., each BufferDepth deep; a worm head takes a free one of its output's at every
+  /// hop (VC allocation). 1: every unicast worm on VC 0, the papers' router.
+  parameter int unsigned UnicastVcs = 1,
+  /// Which free unicast VC with a credit a head takes: 0 round-robin (from the one after
+  /// the output's last), 1 the one with the most credits (the lowest on a tie).
+  parameter int unsigned VcAllocation = 0,
+  /// The allocation pipeline's head stages (docs/microarchitecture.md "Allocation
+  /// pipeline"): cycles a worm head spends at its VC's front in route computation and in
+  /// VC allocation before its Trn (0 and 0: lookahead routing, speculative allocation).
+  parameter int unsigned RoutingStage = 0,
+  parameter int unsigned VaStage = 0

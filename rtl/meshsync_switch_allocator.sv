@@ -18,7 +18,9 @@ module meshsync_switch_allocator #(
   /// The router has barrier registers, hence an emitter among the requesters.
   parameter bit HasEmitter = 1'b1,
   /// Width of a grant index.
-  parameter int unsigned IdxW = $clog2(NumIn + 1)
+  parameter int unsigned IdxW = $clog2(NumIn + 1),
+  /// VCs per input (pop_i's fields).
+  parameter int unsigned NumVcs = meshsync_pkg::ClassVcs
 ) (
   input  logic                                        clk_i,
   input  logic                                        rst_ni,
@@ -44,13 +46,12 @@ module meshsync_switch_allocator #(
   output logic [meshsync_pkg::NumPorts-1:0]           offer_gnt_o,
   // Per input i and VC v (bit i*NumVcs+v): the inputs' pops, read by the flit
   // conservation assertion only.
-  input  logic [NumIn*meshsync_pkg::NumVcs-1:0]       pop_i
+  input  logic [NumIn*NumVcs-1:0]                     pop_i
 );
 
   localparam int unsigned NumPorts = meshsync_pkg::NumPorts;
   localparam int unsigned PortW = meshsync_pkg::PortW;
   localparam int unsigned NumReq = NumIn + (HasEmitter ? 1 : 0);
-  localparam int unsigned NumVcs = meshsync_pkg::NumVcs;
 
   // A grant to the emitter (requester NumIn), not to an input.
   function automatic logic by_emitter(logic [IdxW-1:0] idx);

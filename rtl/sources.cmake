@@ -13,6 +13,7 @@ set(MESHSYNC_RTL_MODULES
   meshsync_switch_allocator.sv
   meshsync_credit_counters.sv
   meshsync_vc_owners.sv
+  meshsync_vc_allocator.sv
   meshsync_output_unit.sv
   meshsync_crossbar.sv
   meshsync_group_cam.sv

@@ -61,7 +61,7 @@ ModelPorts model_ports(const RouterCore& core, RegOp op, bool reg_ok, const Netw
   p.reg_op = op;
   p.reg_ok = reg_ok;
   for (int ch = 0; ch < static_cast<int>(cfg.router.ni_ports); ++ch)
-    for (int v = 0; v < kRtlVcs; ++v) p.local_fits[ch][v] = core.buffered_injected(ch, v) < cfg.router.depth(v);
+    for (int v = 0; v < cfg.router.vcs(); ++v) p.local_fits[ch][v] = core.buffered_injected(ch, v) < cfg.router.depth(v);
   return p;
 }
 

@@ -140,7 +140,8 @@ class VerilatedMeshBlock final : public MeshBlock {
   void inject(int n, int vc, std::uint32_t flit) override {
     using detail::set_field;
     set_field(m_->inj_valid_i, n, 1, 1);
-    set_field(m_->inj_vc_i, kRtlVcBits * n, kRtlVcBits, static_cast<std::uint64_t>(vc));
+    const int bits = p_.router.vc_bits();
+    set_field(m_->inj_vc_i, bits * n, bits, static_cast<std::uint64_t>(vc));
     set_field(m_->inj_flit_i, 32 * n, 32, flit);
     injected_.push_back(n);
   }
@@ -180,11 +181,13 @@ class VerilatedMeshBlock final : public MeshBlock {
   }
 
   bool local_ready(int n, int vc) const override {
-    return detail::field(m_->local_ready_o, kRtlVcs * n + vc, 1) != 0;
+    const int vcs = p_.router.vcs();
+    return vc < vcs && detail::field(m_->local_ready_o, vcs * n + vc, 1) != 0;
   }
   bool ejected(int n) const override { return detail::field(m_->ej_valid_o, n, 1) != 0; }
   int ejected_vc(int n) const override {
-    return static_cast<int>(detail::field(m_->ej_vc_o, kRtlVcBits * n, kRtlVcBits));
+    const int bits = p_.router.vc_bits();
+    return static_cast<int>(detail::field(m_->ej_vc_o, bits * n, bits));
   }
   std::uint32_t ejected_flit(int n) const override {
     return static_cast<std::uint32_t>(detail::field(m_->ej_flit_o, 32 * n, 32));

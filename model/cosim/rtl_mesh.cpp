@@ -140,15 +140,35 @@ class RtlSite final : public ExternalRouter {
   }
 
   // Phase 2: each injection channel's next flit goes in when the router says it fits
-  // (local_ready: combinational on that channel's buffer alone).
+  // (local_ready: combinational on that channel's buffer alone). With several unicast VCs
+  // the NI allocates a worm's VC as RouterCore::inject_from_channels does: its head takes
+  // one that fits (round robin per channel, or the one with most room), the flits behind
+  // it follow.
   bool offer_local(std::uint64_t c) {
     bool offered = false;
+    const RouterParams& rp = router_->params().router;
+    const int lanes = static_cast<int>(rp.unicast_vcs);
     for (std::size_t ch = 0; ch < local_.size(); ++ch) {
       InjectionChannel& src = local_[ch];
       if (src.empty() || src.front_cycle() > c + 1) continue;
-      const Flit& f = src.front();
-      if (!out_.local_ready[ch][f.vc()]) continue;
+      Flit f = src.front();
       const int i = input_of_channel(static_cast<int>(ch));
+      if (f.allocates_vc() && lanes > 1) {
+        if (f.head) {
+          const auto room = [&](int l) {
+            const int v = unicast_vc(l);
+            return rp.depth(v) - inside_[i][v].size() + (out_.injection_pop[ch][v] ? 1 : 0);
+          };
+          const int lane = pick_lane(
+              lanes, injection_next_[ch], rp.vc_allocation == 1, [&](int l) { return out_.local_ready[ch][unicast_vc(l)]; },
+              room);
+          if (lane < 0) continue;
+          injection_lane_[ch] = static_cast<std::uint8_t>(lane);
+          injection_next_[ch] = static_cast<std::uint8_t>((lane + 1) % lanes);
+        }
+        f.lane = injection_lane_[ch];
+      }
+      if (!out_.local_ready[ch][f.vc()]) continue;
       in_.in_valid[i] = true;
       in_.in_vc[i] = static_cast<std::uint8_t>(f.vc());
       in_.in_flit[i] = encode_flit(f, mesh_);
@@ -273,6 +293,8 @@ class RtlSite final : public ExternalRouter {
     const auto as_sent = [&](int p) {
       Flit f = *popped[p];
       if (head && promote[p]) f.head = true;  // the forwarded worm's new head
+      // A unicast worm goes on in the VC its head took here (VC allocation).
+      if (f.allocates_vc() && is_unicast_vc(vc)) f.lane = static_cast<std::uint8_t>(unicast_lane(vc));
       // A tree head's copy to a child leaves readdressed to the child, with its route.
       if (head && f.tree && flit_format::kMcast.get(bits) && flit_format::kBase.get(bits) == flit_format::kBaseTree) {
         const Coord to{static_cast<int>(flit_format::kDestX.get(bits)), static_cast<int>(flit_format::kDestY.get(bits))};
@@ -282,7 +304,9 @@ class RtlSite final : public ExternalRouter {
       return f;
     };
     const auto sends = [&](int p) {
-      return popped[p] && popped[p]->vc() == vc && encode_flit(as_sent(p), mesh_) == bits;
+      if (!popped[p]) return false;
+      const Flit f = as_sent(p);
+      return f.vc() == vc && encode_flit(f, mesh_) == bits;
     };
     // Flits after a head carry no address: they follow their head's input (every VC's
     // owner rule; a reduction message is a worm on a sync VC).
@@ -361,6 +385,10 @@ class RtlSite final : public ExternalRouter {
   // Per input and VC: the last flit popped was a multidestination head absorbed here
   // with more addresses behind it (the next address flit heads the forwarded worm).
   std::array<std::array<bool, kRtlVcs>, kRtlInputs> absorbing_{};
+  // Per injection channel: the unicast VC (lane) of the worm now injected, and the lane
+  // round robin starts from for the next head.
+  std::array<std::uint8_t, kMaxNiChannels> injection_lane_{};
+  std::array<std::uint8_t, kMaxNiChannels> injection_next_{};
   bool presented_ = false;
   bool busy_ = false;
   bool rtl_idle_ = true;

@@ -81,6 +81,9 @@ void add_mesh_build(MeshBuild b) { mesh_builds().push_back(std::move(b)); }
 
 const MeshBuild& find_mesh_build(const NetworkConfig& cfg, const std::string& name) {
   require_rtl_features(cfg);
+  if (cfg.router.unicast_vcs != 1)
+    throw ConfigError("the RTL mesh block (--rtl mesh, --lockstep mesh) injects on one unicast VC; run with --vcs 1, "
+                      "or put RTL routers with unicast VCs in the SystemC mesh (--rtl all)");
   if (cfg.router.ni_ports != 1)
     throw ConfigError("the RTL mesh block (--rtl mesh, --lockstep mesh) has one-port NIs; run with --ni one-port, "
                       "or put all-port RTL routers in the SystemC mesh (--rtl all)");
@@ -392,7 +395,7 @@ void RtlMeshBlock::compare(std::uint64_t c, const std::vector<Ejection>& rtl) {
   const NetworkConfig& cfg = net_.config();
   for (int n = 0; n < mesh_.nodes(); ++n) {
     const RouterCore& core = shadow_->router(static_cast<NodeId>(n));
-    for (int v = 0; v < kRtlVcs; ++v) {
+    for (int v = 0; v < cfg.router.vcs(); ++v) {
       const std::uint32_t depth = cfg.router.depth(v);
       const bool fits = core.buffered(Port::Local, v) < depth;
       if (fits != block_->local_ready(n, v))

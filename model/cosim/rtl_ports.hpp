@@ -16,11 +16,10 @@
 
 namespace meshsync::rtl {
 
-// Virtual channels of the RTL router: all of the model's (the worm VC, two sync VCs, the
-// snake VC of multidestination worms and the tree VC).
-inline constexpr int kRtlVcs = kVcs;
-// VC numbers on the RTL's ports.
-inline constexpr int kRtlVcBits = 3;
+// Virtual channels of the widest RTL router: all of the model's (the worm VC, two sync
+// VCs, the snake VC of multidestination worms, the tree VC, and up to seven more unicast
+// VCs). A router's own count is RtlParams::vcs(); the arrays below hold the widest.
+inline constexpr int kRtlVcs = kMaxVcs;
 // Inputs and outputs of the widest router (all-port NI): the five ports, injection
 // channels 1-3 on inputs 5-7, the ejection outputs of inputs +X..-Y on outputs 5-8
 // (docs/microarchitecture.md "NI ports"). A one-port router uses the first five.
@@ -53,6 +52,9 @@ struct RtlParams {
   int ni_ports() const { return static_cast<int>(router.ni_ports); }  // NiPorts: 1 or 4
   int max_children() const { return static_cast<int>(router.max_children); }
   int inputs() const { return kPorts + ni_ports() - 1; }
+  // VCs per port (NumVcs) and the bits of a VC number on the ports (VcW).
+  int vcs() const { return router.vcs(); }
+  int vc_bits() const { return vcs() > 8 ? 4 : 3; }
   int outputs() const { return ni_ports() > 1 ? kPorts + 4 : kPorts; }
 };
 
@@ -74,8 +76,7 @@ NetworkConfig with_router(NetworkConfig c, const RtlParams& p);
 // capacities (Parameter::rtl_capacity).
 bool matches(const RtlParams& p, const NetworkConfig& c);
 // Throws ConfigError (one line) for what the model has and no RTL router does: a
-// parameter marked rtl_lacks (more than one unicast VC, the allocation pipeline's head
-// stages) at other than its default.
+// parameter marked rtl_lacks at other than its default.
 void require_rtl_features(const NetworkConfig& c);
 // The router parameters a run asks for (what a configuration must have to serve it).
 RtlParams router_params(const NetworkConfig& c);

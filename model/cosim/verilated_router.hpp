@@ -60,6 +60,18 @@ void put_bits(T& port, int lo, int width, std::uint64_t v) {
       if ((v >> b) & 1u) port[static_cast<std::size_t>((lo + b) / 32)] |= 1u << ((lo + b) % 32);
   }
 }
+// Reads `width` (<= 32) bits at bit `lo` of a Verilated port, an integer or a wide one.
+template <typename T>
+std::uint32_t get_bits(const T& port, int lo, int width) {
+  std::uint64_t v = 0;
+  if constexpr (std::is_integral_v<T>) {
+    v = static_cast<std::uint64_t>(port) >> lo;
+  } else {
+    for (int b = 0; b < width; ++b)
+      v |= static_cast<std::uint64_t>((port[static_cast<std::size_t>((lo + b) / 32)] >> ((lo + b) % 32)) & 1u) << b;
+  }
+  return static_cast<std::uint32_t>(v & ((1ull << width) - 1));
+}
 template <typename T>
 void clear_bits(T& port) {
   if constexpr (std::is_integral_v<T>) {
@@ -113,18 +125,20 @@ class VerilatedRouter final : public RtlRouter {
   RtlOutputs eval(const RtlInputs& in) override {
     apply(in);
     run();
+    using detail::get_bits;
     RtlOutputs o;
+    const int vcs = params_.vcs(), vc_bits = params_.vc_bits();
     for (int p = 0; p < params_.outputs(); ++p) {
       o.out_valid[p] = (m_->out_valid_o >> p) & 1u;
-      o.out_vc[p] = static_cast<std::uint8_t>((m_->out_vc_o >> (kRtlVcBits * p)) & ((1u << kRtlVcBits) - 1));
+      o.out_vc[p] = static_cast<std::uint8_t>(get_bits(m_->out_vc_o, vc_bits * p, vc_bits));
       o.out_flit[p] = m_->out_flit_o[p];
     }
     for (int p = 0; p < kPorts; ++p)
-      for (int v = 0; v < kRtlVcs; ++v) o.credit_out[p][v] = (m_->credit_out_o >> (p * kRtlVcs + v)) & 1u;
+      for (int v = 0; v < vcs; ++v) o.credit_out[p][v] = get_bits(m_->credit_out_o, p * vcs + v, 1) != 0;
     for (int ch = 0; ch < params_.ni_ports(); ++ch)
-      for (int v = 0; v < kRtlVcs; ++v) {
-        o.local_ready[ch][v] = (m_->local_ready_o >> (ch * kRtlVcs + v)) & 1u;
-        o.injection_pop[ch][v] = (m_->inj_pop_o >> (ch * kRtlVcs + v)) & 1u;
+      for (int v = 0; v < vcs; ++v) {
+        o.local_ready[ch][v] = get_bits(m_->local_ready_o, ch * vcs + v, 1) != 0;
+        o.injection_pop[ch][v] = get_bits(m_->inj_pop_o, ch * vcs + v, 1) != 0;
       }
     o.reg_ok = m_->reg_ok_o;
     o.error = m_->error_o;
@@ -166,18 +180,18 @@ class VerilatedRouter final : public RtlRouter {
     m_->clk_i = 0;
     m_->my_x_i = static_cast<std::uint32_t>(x_);
     m_->my_y_i = static_cast<std::uint32_t>(y_);
-    std::uint32_t valid = 0, vc = 0, credit = 0;
+    std::uint32_t valid = 0;
+    const int vcs = params_.vcs(), vc_bits = params_.vc_bits();
+    detail::clear_bits(m_->in_vc_i);
+    detail::clear_bits(m_->credit_in_i);
     for (int p = 0; p < params_.inputs(); ++p) {
       valid |= static_cast<std::uint32_t>(in.in_valid[p]) << p;
-      vc |= static_cast<std::uint32_t>(in.in_vc[p] & ((1u << kRtlVcBits) - 1)) << (kRtlVcBits * p);
+      put_bits(m_->in_vc_i, vc_bits * p, vc_bits, in.in_vc[p]);
       m_->in_flit_i[p] = in.in_flit[p];
     }
     for (int p = 0; p < kPorts; ++p)
-      for (int v = 0; v < kRtlVcs; ++v)
-        credit |= static_cast<std::uint32_t>(in.credit_in[p][v]) << (p * kRtlVcs + v);
+      for (int v = 0; v < vcs; ++v) put_bits(m_->credit_in_i, p * vcs + v, 1, in.credit_in[p][v]);
     m_->in_valid_i = valid;
-    m_->in_vc_i = vc;
-    m_->credit_in_i = credit;
     m_->reg_op_i = static_cast<std::uint32_t>(in.reg_op);
     m_->reg_gid_i = in.reg_gid;
     m_->reg_parent_valid_i = in.reg_parent_valid;

@@ -32,7 +32,7 @@ localparam int unsigned FCntW = $clog2(FTreeDepth + 1);
 (* anyconst *) logic [meshsync_pkg::CoordW-1:0] f_here_x, f_here_y;
 `ASSUME(HereFixed_M, (here_x_i == f_here_x) && (here_y_i == f_here_y))
 for (genvar v = 0; v < NumVcs; v++) begin : gen_f_vc
-  `ASSUME(WriteWithRoom_M, !(in_valid_i && in_vc_i == meshsync_pkg::VcW'(v)) || !full_o[v])
+  `ASSUME(WriteWithRoom_M, !(in_valid_i && in_vc_i == VcW'(v)) || !full_o[v])
 end
 `ASSUME(GrantRequest_M, !gnt_i || req_valid_o)
 `ASSUME(RelabelConsume_M, !relabel_i || (req_valid_o && req_consume_o && !req_cs_o && !gnt_i))

@@ -16,9 +16,9 @@
 (* anyseq *) logic [NumOut-1:0] f_head;  // the leaving flit is a message's head
 for (genvar o = 0; o < NumOut; o++) begin : gen_f_out
   for (genvar s = 0; s < NumOwners; s++) begin : gen_f_slot
-    localparam int unsigned Slot = meshsync_pkg::owner_slot(o, s);
+    localparam int unsigned Slot = meshsync_pkg::owner_slot(o, s, NumOwners);
     logic on_slot;  // a flit leaves on this VC
-    assign on_slot = leave_i[o] && (leave_vc[o] == meshsync_pkg::owner_vc(s));
+    assign on_slot = leave_i[o] && (leave_vc[o] == VcW'(meshsync_pkg::owner_vc(s)));
     `ASSUME(LeaveByOwner_M, !(on_slot && valid_q[Slot]) || (leave_idx[o] == owner[Slot]))
     if (s == meshsync_pkg::OwnerTree) begin : gen_tree
       // A tree worm's flits leave on the tree VC its head claimed (in an earlier cycle).
@@ -40,14 +40,14 @@ for (genvar o = 0; o < NumOut; o++) begin : gen_f_out
   end
 end
 for (genvar o = 0; o < NumOut; o++) begin : gen_f_claim
-  localparam int unsigned Slot = meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree);
+  localparam int unsigned Slot = meshsync_pkg::owner_slot(o, meshsync_pkg::OwnerTree, NumOwners);
   `ASSERT(ClaimTakesTreeVc_P, !claim_ok_i[o] || (valid_d[Slot] && owner_next[Slot] == OwnW'(claim_idx_i)),
           ("a claim of output %0d did not take its tree VC", o))
   `ASSERT(TreeFreeView_P, tree_free_o[o] == !valid_q[Slot], ("output %0d's tree VC view is wrong", o))
 end
 for (genvar p = 0; p < NumPorts; p++) begin : gen_f_em
   for (genvar y = 0; y < 2; y++) begin : gen_f_sync
-    localparam int unsigned Slot = meshsync_pkg::owner_slot(p, meshsync_pkg::sync_owner(y != 0));
+    localparam int unsigned Slot = meshsync_pkg::owner_slot(p, meshsync_pkg::sync_owner(y != 0), NumOwners);
     `ASSERT(EmitterView_P, (em_free_o[p*2 + y] == !valid_q[Slot]) &&
                            (em_mine_o[p*2 + y] == (valid_q[Slot] && owner[Slot] == OwnW'(NumIn))),
             ("port %0d sync VC %0d: the emitter's view disagrees with the owner", p, y + 1))

@@ -18,7 +18,7 @@ namespace meshsync::rtl {
 std::string BenchStats::summary() const {
   std::ostringstream s;
   s << cycles << " cycles, " << flits_compared << " flits and " << credits_compared
-    << " credits compared, " << idle_cycles << " idle cycles; " << worms << " worms, "
+    << " credits compared, " << idle_cycles << " idle cycles; " << worms << " worms (" << lane_flits_out << " flits out on unicast VCs past VC 0), "
     << multicast_worms << " multidestination worms (" << absorbed << " absorbed here, "
     << forced_first_hops << " with a forced first hop), " << tree_worms << " tree worms (" << tree_here
     << " addressed here, " << tree_flits_out << " tree flits out), "
@@ -157,6 +157,7 @@ class Bench {
       if (!mo.out[o]) continue;
       const Flit& f = *mo.out[o];
       if (o >= kPorts) ++stats_.channel_flits_out;
+      if (f.allocates_vc() && f.lane != 0) ++stats_.lane_flits_out;
       if (f.tree) ++stats_.tree_flits_out;
       if (o != 0 && o < kPorts) {  // a link: the downstream buffer frees the slot later
         std::uint64_t due = c + 1 + static_cast<std::uint64_t>(opt_.link_delay) + uniform(0, 2);
@@ -207,7 +208,11 @@ class Bench {
   void generate_traffic(std::uint64_t) {
     const RouterParams& router = ls_.params().router;
     for (int p = 0; p < ls_.inputs(); ++p) {
-      if (q_[p][0].size() < 4 && chance(opt_.worm_rate)) queue_worm(p);
+      // A unicast worm on any of the router's unicast VCs (the upstream router's VC
+      // allocation); with one, no draw, so that the stimulus of every one-VC bench stays
+      // what it was.
+      const auto lane = static_cast<std::uint8_t>(router.unicast_vcs > 1 ? uniform(0, router.unicast_vcs - 1) : 0);
+      if (q_[p][unicast_vc(lane)].size() < 4 && chance(opt_.worm_rate)) queue_worm(p, lane);
       if (router.path_worms != 0 && q_[p][kSnakeVc].size() < 4 && chance(opt_.mcast_rate)) queue_multicast(p);
       if (router.tree_buffer_depth > 0 && q_[p][kTreeVc].size() < 16 && chance(opt_.tree_rate)) queue_tree(p);
       if (p < kPorts && chance(opt_.sync_rate)) queue_other_sync(p);
@@ -215,7 +220,7 @@ class Bench {
   }
   static bool injection(int p) { return p == 0 || p >= kPorts; }
 
-  void queue_worm(int p) {
+  void queue_worm(int p, std::uint8_t lane) {
     int len;
     const double r = rng_.real();
     if (r < 0.3) len = 1;
@@ -233,7 +238,8 @@ class Bench {
       f.head = i == 0;
       f.tail = i + 1 == len;
       f.payload = static_cast<std::uint32_t>(rng_.bits());
-      q_[p][0].push_back(f);
+      f.lane = lane;
+      q_[p][f.vc()].push_back(f);
     }
     ++stats_.worms;
   }

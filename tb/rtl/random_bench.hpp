@@ -56,6 +56,7 @@ struct BenchStats {
   std::uint64_t credits_compared = 0;
   std::uint64_t idle_cycles = 0;   // cycles in which model and RTL both said idle
   std::uint64_t worms = 0;
+  std::uint64_t lane_flits_out = 0;  // unicast worm flits sent on a unicast VC past VC 0
   std::uint64_t multicast_worms = 0;
   std::uint64_t absorbed = 0;      // multidestination worms with this router among their destinations
   std::uint64_t forced_first_hops = 0;  // injected on Local with a forced first hop to honour

@@ -292,7 +292,9 @@ TEST_CASE("contract: the address flit's fields are flit_format.hpp's, in disjoin
 TEST_CASE("contract: meshsync_pkg's ports, VCs and sync codes are the model's", "[contract]") {
   const auto v = verilog_constants("meshsync_pkg.sv");
   CHECK(v.at("NumPorts") == kPorts);
-  CHECK(v.at("NumVcs") == rtl::kRtlVcs);
+  CHECK(v.at("ClassVcs") == kVcs);
+  CHECK(v.at("MaxUnicastVcs") == kMaxUnicastVcs);
+  CHECK(v.at("ClassVcs") + v.at("MaxUnicastVcs") - 1 == rtl::kRtlVcs);
   CHECK(v.at("VcWorm") == kWormVc);
   CHECK(v.at("VcSnake") == kSnakeVc);
   CHECK(v.at("VcTree") == kTreeVc);

@@ -312,6 +312,22 @@ TEST_CASE("directed: a sync message on an all-port injection channel 1-3 is a pr
   }
 }
 
+TEST_CASE("directed: a credit no flit spent is an error on each VC of a router with eight unicast VCs",
+          "[directed][error][vcs]") {
+  // Configuration vcs8: VCs 0-11 in 4-bit VC numbers; each VC's counter refuses a credit
+  // back out of reset (every credit is held then), in the cycle it arrives.
+  auto rtl = make_rtl_router("vcs8");
+  for (int v = 0; v < rtl->params().vcs(); ++v) {
+    INFO("VC " << v);
+    rtl->reset(3, 4);
+    CHECK_FALSE(rtl->eval(RtlInputs{}).error);
+    RtlInputs in;
+    in.credit_in[kMinusX][static_cast<std::size_t>(v)] = true;
+    CHECK(rtl->eval(in).error);
+    rtl->clock();
+  }
+}
+
 TEST_CASE("directed: each link protocol violation raises error_o in its cycle (the RTL alone)",
           "[directed][error]") {
   // The lockstep's stimulus keeps the link protocol (a flit's VC follows from its fields,
@@ -337,6 +353,7 @@ TEST_CASE("directed: each link protocol violation raises error_o in its cycle (t
     in.credit_in[kMinusX][0] = true;  // out of reset every credit is held
     CHECK(present(in));
   }
+
   SECTION("a flit into a full input buffer") {
     // A worm west, a flit a cycle, whose credits never come back: at most BufferDepth
     // flits leave (the head only after its routing delay), BufferDepth fill the +X

@@ -164,3 +164,34 @@ TEST_CASE("lockstep: tree worms (claims, copies to children, drops) beside every
     CHECK(r.stats.tree_flits_out > 10000);
   }
 }
+
+TEST_CASE("lockstep: BookSim2's stock pipeline with four unicast VCs (VC allocation, head stages)",
+          "[lockstep][vcs]") {
+  // Configuration stock-vcs4: round-robin VC allocation at every output, a routing and a
+  // VC allocation stage before each worm head's Trn of 2 (docs/microarchitecture.md,
+  // "Unicast VCs" and "Allocation pipeline").
+  BenchOptions opt;
+  opt.cycles = 60000;
+  opt.seed = 23;
+  opt.worm_rate = 0.08;
+  opt.load = 0.8;
+  const BenchResult r = run("stock-vcs4", opt);
+  CHECK(r.stats.worms > 5000);
+  CHECK(r.stats.lane_flits_out > 5000);
+  CHECK(r.stats.epochs > 10);
+}
+
+TEST_CASE("lockstep: eight unicast VCs, most-credits allocation, all-port NI, stages of 1 + 2",
+          "[lockstep][vcs]") {
+  // Configuration vcs8: 12 VCs (4-bit VC numbers), the design point's 4-flit buffers.
+  BenchOptions opt;
+  opt.cycles = 60000;
+  opt.seed = 29;
+  opt.worm_rate = 0.08;
+  opt.load = 0.8;
+  const BenchResult r = run("vcs8", opt);
+  CHECK(r.stats.worms > 5000);
+  CHECK(r.stats.lane_flits_out > 5000);
+  CHECK(r.stats.channel_flits_in > 1000);
+  CHECK(r.stats.epochs > 10);
+}

@@ -108,8 +108,9 @@ TEST_CASE("unicast VCs: a VC count or allocation the routers cannot build is one
   expect_error_naming({"traffic", "--mesh", "4x4", "--vcs", "9"}, "--vcs");
   expect_error_naming({"traffic", "--mesh", "4x4", "--vc-allocation", "fastest"}, "--vc-allocation");
 #ifdef MESHSYNC_BIN_HAS_RTL
-  // The RTL router has one unicast VC: refused before any RTL is built or loaded.
-  expect_error_naming({"traffic", "--mesh", "4x4", "--vcs", "2", "--rtl", "all"}, "no --vcs but 1: --vcs 2 runs on the model only");
-  expect_error_naming({"traffic", "--mesh", "4x4", "--vcs", "2", "--lockstep", "mesh"}, "no --vcs but 1");
+  // The RTL routers take unicast VCs as a Verilog parameter: a count no configuration was
+  // built with is named in the refusal, and the mesh block injects on one VC only.
+  expect_error_naming({"traffic", "--mesh", "4x4", "--vcs", "3", "--rtl", "all"}, "vcs 3");
+  expect_error_naming({"traffic", "--mesh", "4x4", "--vcs", "2", "--lockstep", "mesh"}, "injects on one unicast VC");
 #endif
 }
