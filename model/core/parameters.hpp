@@ -71,6 +71,11 @@ struct RouterParams {
   // the papers' router, where t_rn alone is the hop.
   std::uint32_t routing_stage = 0;
   std::uint32_t va_stage = 0;
+  // The switch allocator (docs/microarchitecture.md, "Switch allocators"): 0 separable
+  // input-first (the contract's: each input offers one VC's flit, then the outputs
+  // choose), 1 iSLIP with islip_iterations iterations, 2 wavefront. The model only.
+  std::uint32_t switch_allocator = 0;
+  std::uint32_t islip_iterations = 1;
   std::uint32_t head_stages() const { return routing_stage + va_stage; }
 
   // VC numbers in use: the five classes and the unicast VCs after VC 0.
@@ -176,6 +181,7 @@ inline constexpr const char* kDelayReason = "the event wheel holds a slot per cy
 inline constexpr ParameterChoice kNiChoices[] = {{"one-port", 1}, {"all-port", 4}};
 inline constexpr ParameterChoice kOnOff[] = {{"off", 0}, {"on", 1}};
 inline constexpr ParameterChoice kVcAllocationChoices[] = {{"round-robin", 0}, {"most-credits", 1}};
+inline constexpr ParameterChoice kSwitchAllocatorChoices[] = {{"separable", 0}, {"islip", 1}, {"wavefront", 2}};
 
 // The order is the command line's (--help) and describe_router()'s.
 inline constexpr Parameter kParameters[] = {
@@ -218,6 +224,11 @@ inline constexpr Parameter kParameters[] = {
     {"va-stage", "va_stage", "VaStage", 0, 0, 16, "cycle",
      "cycles of VC allocation at the VC's front before switch allocation (0: speculative)", "", "", nullptr,
      &RouterParams::va_stage},
+    {"switch-allocator", "switch_allocator", nullptr, 0, 0, 2, "",
+     "separable | islip | wavefront: separable input-first, or a matching of every VC's request", "", "", nullptr,
+     &RouterParams::switch_allocator, kSwitchAllocatorChoices, std::size(kSwitchAllocatorChoices), nullptr, false, true},
+    {"islip-iterations", "islip_iterations", nullptr, 0, 1, 4, "", "iterations of the iSLIP allocator", "", "", nullptr,
+     &RouterParams::islip_iterations, nullptr, 0, nullptr, false, true},
 };
 
 // Allocation pipelines by name (--pipeline): the head stages, and for BookSim2's routers

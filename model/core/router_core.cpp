@@ -21,6 +21,8 @@ RouterCore::RouterCore(NodeId id, Coord where, const NetworkConfig& cfg, const C
     if (is_link_output(p)) out_[static_cast<std::size_t>(p)].connect_link(cfg.router);  // downstream buffers are empty
   unicast_vcs_ = static_cast<std::uint8_t>(cfg.router.unicast_vcs);
   most_credits_ = cfg.router.vc_allocation == 1;
+  switch_.set_kind(static_cast<SwitchAllocator::Kind>(cfg.router.switch_allocator),
+                   static_cast<int>(cfg.router.islip_iterations), route_.all_port() ? kMaxOutputs : kPorts);
   credit_returns_.set_capacity(kPorts * slots);
   if (route_.all_port()) more_sources_ = std::make_unique<std::array<InjectionChannel, 3>>();
 }
@@ -139,8 +141,13 @@ void RouterCore::look_up_arrivals(std::uint64_t c) {
 RouterCore::Requests RouterCore::arbitrate_inputs(std::uint64_t c) const {
   Requests r;
   r.vc.fill(-1);
+  const bool matching = switch_.kind() != SwitchAllocator::kSeparable;
   for (unsigned m = busy_inputs_; m; m &= m - 1) {
     const int i = lowest_bit(m);
+    if (matching) {
+      gather_requests(c, i, r);
+      continue;
+    }
     const InputRequest q = input(i).request(c, i, out_, tree_);
     if (q.vc < 0) continue;
     r.vc[static_cast<std::size_t>(i)] = q.vc;
@@ -156,6 +163,41 @@ RouterCore::Requests RouterCore::arbitrate_inputs(std::uint64_t c) const {
     r.asking |= q.outputs;
   }
   return r;
+}
+
+void RouterCore::gather_requests(std::uint64_t c, int i, Requests& r) const {
+  std::array<InputRequest, kMaxVcs> all;
+  const int n = input(i).requests(c, i, out_, tree_, all);
+  if (n == 0) return;
+  const auto k = static_cast<std::size_t>(i);
+  const auto special = [](const InputRequest& q) { return q.barrier || q.drop || (q.outputs & (q.outputs - 1)); };
+  // A message for the barrier unit, a dropped tree flit or a flit for several outputs at
+  // the input's round-robin turn is its one request, as in the separable allocator (they
+  // keep the contract's order); otherwise every VC with a flit for one output offers it,
+  // the first in round-robin order for each output.
+  if (special(all[0])) {
+    const InputRequest& q = all[0];
+    r.vc[k] = q.vc;
+    r.out_vc[k] = q.out_vc;
+    if (q.barrier) r.barrier |= 1u << i;
+    if (q.drop) r.drop |= 1u << i;
+    r.wants[k] = q.outputs;
+    if (q.outputs & (q.outputs - 1)) r.several |= 1u << i;
+  } else {
+    for (int j = 0; j < n; ++j) {
+      const InputRequest& q = all[static_cast<std::size_t>(j)];
+      if (special(q) || (r.wants[k] & q.outputs)) continue;
+      const auto o = static_cast<std::size_t>(lowest_bit(q.outputs));
+      r.vc_for[k][o] = q.vc;
+      r.out_vc_for[k][o] = q.out_vc;
+      r.wants[k] = static_cast<std::uint16_t>(r.wants[k] | q.outputs);
+    }
+  }
+  for (unsigned o = r.wants[k]; o; o &= o - 1) {
+    const int out = lowest_bit(o);
+    r.by_output[static_cast<std::size_t>(out)] = static_cast<std::uint16_t>(r.by_output[static_cast<std::size_t>(out)] | (1u << i));
+  }
+  r.asking |= r.wants[k];
 }
 
 void RouterCore::barrier_unit_takes(std::uint64_t c, const Requests& r, RouterLinks& links) {
@@ -186,7 +228,22 @@ bool RouterCore::traverse(std::uint64_t c, Requests& r, const EmitterOffer& offe
   }
   r.asking |= offer.ports;
   std::array<std::int8_t, kMaxOutputs> grant;
-  const unsigned granted = r.asking ? switch_.allocate(r.by_output, r.asking, r.wants, r.several, n, grant) : 0;
+  unsigned granted = 0;
+  if (r.asking && switch_.kind() == SwitchAllocator::kSeparable) {
+    granted = switch_.allocate(r.by_output, r.asking, r.wants, r.several, n, grant);
+  } else if (r.asking) {
+    granted = switch_.match(r.by_output, r.asking, r.wants, r.several, n, grant);
+    // An input matched to one output sends the flit of the VC that asked for it.
+    for (unsigned m = granted; m; m &= m - 1) {
+      const int o = lowest_bit(m);
+      const int w = grant[static_cast<std::size_t>(o)];
+      if (w == n || (r.several & (1u << w))) continue;
+      const auto k = static_cast<std::size_t>(w);
+      r.vc[k] = r.vc_for[k][static_cast<std::size_t>(o)];
+      r.out_vc[k] = r.out_vc_for[k][static_cast<std::size_t>(o)];
+      r.wants[k] = static_cast<std::uint16_t>(1u << o);
+    }
+  }
   unsigned emitted = 0;
   for (unsigned m = granted; m; m &= m - 1) {
     const int o = lowest_bit(m);

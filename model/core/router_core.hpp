@@ -122,7 +122,15 @@ class RouterCore {
     unsigned barrier = 0;  // inputs offering their message to the barrier unit
     unsigned drop = 0;     // inputs discarding a dropped tree worm's flit
     unsigned several = 0;  // inputs asking for more than one output at once
+    // A matching switch allocator: per input and output, the VC whose flit goes there if
+    // the input wins it, and that flit's VC at the output.
+    // (Written only where `wants` has the bit: left uninitialised, as the separable
+    // allocator never reads them.)
+    std::array<std::array<std::int8_t, kMaxOutputs>, kMaxInputs> vc_for;
+    std::array<std::array<std::int8_t, kMaxOutputs>, kMaxInputs> out_vc_for;
   };
+  // The matching allocators' requests: every VC of an input that can move, one per output.
+  void gather_requests(std::uint64_t c, int i, Requests& r) const;
 
   // The register file's write of register `r` (-1: none) cancels the emitter's batch of it.
   bool written(int r) {

@@ -127,46 +127,63 @@ void InputUnit::classify_worm(BufferedFlit& b, int input, const ArrivalContext& 
   if (f.tail) w = WormIn{};
 }
 
+bool InputUnit::eligible(int v, std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
+                         const TreeClaim& tree, InputRequest& r) const {
+  if (due_of(v) > c) return false;  // arrives later, or not ready yet
+  r = InputRequest{};
+  const BufferedFlit& b = front(v);
+  if (b.consume || b.cs_update) {
+    // The barrier unit takes its messages from their arrival on, ready or not.
+    r.barrier = true;
+  } else if (b.tree) {
+    // A tree flit asks for every output its head claimed, or, dropped, for none.
+    if (b.ready > c || !tree.claimed(input)) return false;
+    const unsigned outs = tree.outputs(input);
+    bool credit = true;
+    for (unsigned o = outs; o && credit; o &= o - 1) credit = outputs[static_cast<std::size_t>(lowest_bit(o))].has_credit(v);
+    if (!credit) return false;
+    r.drop = outs == 0;
+    r.outputs = static_cast<std::uint16_t>(outs);
+  } else {
+    // A flit awaiting its lookup is ready at its arrival, after `c`.
+    if (b.ready > c) return false;
+    const OutputUnit& out = outputs[static_cast<std::size_t>(b.out)];
+    // A unicast worm's head takes a free unicast VC of its output (VC allocation), its
+    // other flits the one it took; every other flit keeps its VC.
+    int ov = v;
+    if (b.flit.allocates_vc()) ov = b.flit.head ? out.allocate_unicast() : out_vc(v);
+    if (ov < 0 || !out.has_credit(ov) || !out.may_use(ov, b.flit.head || b.promote, input)) return false;
+    if (b.copy >= 0 && !outputs[static_cast<std::size_t>(b.copy)].may_use(v, b.flit.head, input)) return false;
+    r.outputs = static_cast<std::uint16_t>((1u << b.out) | (b.copy >= 0 ? 1u << b.copy : 0u));
+    r.out_vc = static_cast<std::int8_t>(ov);
+  }
+  r.vc = static_cast<std::int8_t>(v);
+  if (r.out_vc < 0) r.out_vc = r.vc;
+  return true;
+}
+
 InputRequest InputUnit::first_eligible(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
                                        const TreeClaim& tree) const {
   InputRequest r;
   // Only the VCs holding flits are looked at, in round-robin order from rr_.
-  const unsigned rotated = ((unsigned{nonempty_} >> rr_) | (unsigned{nonempty_} << (kMaxVcs - rr_))) & ((1u << kMaxVcs) - 1);
-  for (unsigned m = rotated; m; m &= m - 1) {
+  for (unsigned m = rotated_nonempty(); m; m &= m - 1) {
     int v = lowest_bit(m) + rr_;
     if (v >= kMaxVcs) v -= kMaxVcs;
-    if (due_of(v) > c) continue;  // arrives later, or not ready yet
-    const BufferedFlit& b = front(v);
-    if (b.consume || b.cs_update) {
-      // The barrier unit takes its messages from their arrival on, ready or not.
-      r.barrier = true;
-    } else if (b.tree) {
-      // A tree flit asks for every output its head claimed, or, dropped, for none.
-      if (b.ready > c || !tree.claimed(input)) continue;
-      const unsigned outs = tree.outputs(input);
-      bool credit = true;
-      for (unsigned o = outs; o && credit; o &= o - 1) credit = outputs[static_cast<std::size_t>(lowest_bit(o))].has_credit(v);
-      if (!credit) continue;
-      r.drop = outs == 0;
-      r.outputs = static_cast<std::uint16_t>(outs);
-    } else {
-      // A flit awaiting its lookup is ready at its arrival, after `c`.
-      if (b.ready > c) continue;
-      const OutputUnit& out = outputs[static_cast<std::size_t>(b.out)];
-      // A unicast worm's head takes a free unicast VC of its output (VC allocation), its
-      // other flits the one it took; every other flit keeps its VC.
-      int ov = v;
-      if (b.flit.allocates_vc()) ov = b.flit.head ? out.allocate_unicast() : out_vc(v);
-      if (ov < 0 || !out.has_credit(ov) || !out.may_use(ov, b.flit.head || b.promote, input)) continue;
-      if (b.copy >= 0 && !outputs[static_cast<std::size_t>(b.copy)].may_use(v, b.flit.head, input)) continue;
-      r.outputs = static_cast<std::uint16_t>((1u << b.out) | (b.copy >= 0 ? 1u << b.copy : 0u));
-      r.out_vc = static_cast<std::int8_t>(ov);
-    }
-    r.vc = static_cast<std::int8_t>(v);
-    if (r.out_vc < 0) r.out_vc = r.vc;
-    break;
+    if (eligible(v, c, input, outputs, tree, r)) return r;
   }
-  return r;
+  return InputRequest{};
+}
+
+int InputUnit::requests(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
+                        const TreeClaim& tree, std::array<InputRequest, kMaxVcs>& out) const {
+  if (earliest_ > c) return 0;
+  int n = 0;
+  for (unsigned m = rotated_nonempty(); m; m &= m - 1) {
+    int v = lowest_bit(m) + rr_;
+    if (v >= kMaxVcs) v -= kMaxVcs;
+    if (eligible(v, c, input, outputs, tree, out[static_cast<std::size_t>(n)])) ++n;
+  }
+  return n;
 }
 
 bool InputUnit::holds_sync() const {

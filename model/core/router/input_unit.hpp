@@ -114,6 +114,10 @@ class InputUnit {
     // Most inputs of a busy router hold only flits still on their way here.
     return earliest_ > c ? InputRequest{} : first_eligible(c, input, outputs, tree);
   }
+  // Every VC whose front flit can move now, in the same round-robin order (the matching
+  // switch allocators, RouterParams::switch_allocator): their number, written to `out`.
+  int requests(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs, const TreeClaim& tree,
+               std::array<InputRequest, kMaxVcs>& out) const;
   // The front flit of `vc` leaves in cycle `c`; the next VC is favoured from now on.
   void pop(int vc, std::uint64_t c) {
     auto& q = fifo(vc);
@@ -154,6 +158,13 @@ class InputUnit {
   std::uint64_t due_of(int vc) const { return const_cast<InputUnit*>(this)->due_of(vc); }
   InputRequest first_eligible(std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
                               const TreeClaim& tree) const;
+  // VC `v`'s request in cycle `c`, if its front flit can move now.
+  bool eligible(int v, std::uint64_t c, int input, const std::array<OutputUnit, kMaxOutputs>& outputs,
+                const TreeClaim& tree, InputRequest& r) const;
+  // The VCs holding flits, rotated so that bit 0 is the VC to favour (rr_).
+  unsigned rotated_nonempty() const {
+    return ((unsigned{nonempty_} >> rr_) | (unsigned{nonempty_} << (kMaxVcs - rr_))) & ((1u << kMaxVcs) - 1);
+  }
   void classify(BufferedFlit& b, int input, std::uint64_t arrival, const ArrivalContext& ctx) const;
   void classify_worm(BufferedFlit& b, int input, const ArrivalContext& ctx);
   // A sync body flit at the front: the barrier unit takes it from its arrival on, an

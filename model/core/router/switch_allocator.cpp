@@ -1,5 +1,7 @@
 #include "switch_allocator.hpp"
 
+#include <algorithm>
+
 namespace meshsync {
 
 unsigned SwitchAllocator::allocate(const std::array<std::uint16_t, kMaxOutputs>& requests, unsigned asking,
@@ -52,6 +54,92 @@ unsigned SwitchAllocator::allocate(const std::array<std::uint16_t, kMaxOutputs>&
     advance(o, grant[static_cast<std::size_t>(o)], inputs);
   }
   return granted;
+}
+
+unsigned SwitchAllocator::match(const std::array<std::uint16_t, kMaxOutputs>& requests, unsigned asking,
+                                const std::array<std::uint16_t, kMaxInputs>& wants, unsigned several, int inputs,
+                                std::array<std::int8_t, kMaxOutputs>& grant) {
+  return kind_ == kIslip ? islip(requests, asking, wants, several, inputs, grant)
+                         : wavefront(requests, asking, wants, several, inputs, grant);
+}
+
+unsigned SwitchAllocator::islip(const std::array<std::uint16_t, kMaxOutputs>& requests, unsigned asking,
+                                const std::array<std::uint16_t, kMaxInputs>& wants, unsigned several, int inputs,
+                                std::array<std::int8_t, kMaxOutputs>& grant) {
+  unsigned matched_out = 0, matched_in = 0;
+  for (int it = 0; it < iterations_; ++it) {
+    // Grant: each unmatched output offers itself to the first unmatched requester from its
+    // pointer.
+    std::array<std::uint16_t, kMaxInputs + 1> granted{};  // per requester: outputs offered
+    bool any = false;
+    for (unsigned m = asking & ~matched_out; m; m &= m - 1) {
+      const int o = lowest_bit(m);
+      const unsigned req = requests[static_cast<std::size_t>(o)] & ~matched_in;
+      if (!req) continue;
+      const int w = round_robin_pick(req, rr_[static_cast<std::size_t>(o)]);
+      granted[static_cast<std::size_t>(w)] = static_cast<std::uint16_t>(granted[static_cast<std::size_t>(w)] | (1u << o));
+      any = true;
+    }
+    if (!any) break;
+    // Accept: an input takes the first offer from its pointer (one flit: all its outputs
+    // or none); the emitter takes every offer (a message per port).
+    for (int w = 0; w <= inputs; ++w) {
+      const unsigned offered = granted[static_cast<std::size_t>(w)];
+      if (!offered) continue;
+      unsigned take;
+      if (w == inputs) take = offered;
+      else if (several & (1u << w)) take = (offered & wants[static_cast<std::size_t>(w)]) == wants[static_cast<std::size_t>(w)] ? wants[static_cast<std::size_t>(w)] : 0;
+      else take = 1u << round_robin_pick(offered, accept_[static_cast<std::size_t>(w)]);
+      if (!take) continue;
+      if (w < inputs) matched_in |= 1u << w;
+      for (unsigned m = take; m; m &= m - 1) {
+        const int o = lowest_bit(m);
+        grant[static_cast<std::size_t>(o)] = static_cast<std::int8_t>(w);
+        matched_out |= 1u << o;
+        // Only the first iteration's matches move the pointers (so that they desynchronise).
+        if (it == 0) advance(o, w, inputs);
+      }
+      if (it == 0 && w < inputs && !(several & (1u << w))) {
+        const int o = lowest_bit(take);
+        accept_[static_cast<std::size_t>(w)] = static_cast<std::uint8_t>(o + 1 == outputs_ ? 0 : o + 1);
+      }
+    }
+  }
+  return matched_out;
+}
+
+unsigned SwitchAllocator::wavefront(const std::array<std::uint16_t, kMaxOutputs>& requests, unsigned asking,
+                                    const std::array<std::uint16_t, kMaxInputs>& wants, unsigned several, int inputs,
+                                    std::array<std::int8_t, kMaxOutputs>& grant) {
+  // A square matrix of requesters (the inputs, then the emitter) by outputs; diagonal d
+  // holds the cells (w, (w + priority + d) mod n). A cell is granted when its requester
+  // asks for its output and neither is taken yet: each diagonal's cells share no row
+  // and no column, so one diagonal is one step of the hardware's wave.
+  const int n = std::max(inputs + 1, outputs_);
+  unsigned matched_out = 0, matched_in = 0;
+  for (int d = 0; d < n; ++d) {
+    for (int w = 0; w <= inputs; ++w) {
+      const int o = (w + priority_ + d) % n;
+      if (o >= outputs_ || !(asking & (1u << o)) || (matched_out & (1u << o))) continue;
+      if (!(requests[static_cast<std::size_t>(o)] & (1u << w))) continue;
+      unsigned take = 1u << o;
+      if (w < inputs) {
+        if (matched_in & (1u << w)) continue;
+        if (several & (1u << w)) {
+          take = wants[static_cast<std::size_t>(w)];
+          if (take & matched_out) continue;  // one of its outputs is gone: it waits
+        }
+        matched_in |= 1u << w;
+      }
+      for (unsigned m = take; m; m &= m - 1) {
+        const int k = lowest_bit(m);
+        grant[static_cast<std::size_t>(k)] = static_cast<std::int8_t>(w);
+        matched_out |= 1u << k;
+      }
+    }
+  }
+  priority_ = static_cast<std::uint8_t>(priority_ + 1 == n ? 0 : priority_ + 1);
+  return matched_out;
 }
 
 }  // namespace meshsync
