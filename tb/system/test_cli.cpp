@@ -218,7 +218,7 @@ TEST_CASE("cli: barrier timing options reach the simulation", "[cli][json]") {
   CHECK(j.at("schemes")[0].at("analytic_cycles") == 2 * (7 + 5 * 1 + 6 * 3));
   CHECK(j.at("timing") == json{{"ts", 7}, {"tp", 1}, {"trn", 1}, {"trm", 3}});
   CHECK(j.at("router") == json{{"buffer_depth", 20}, {"sync_buffer_depth", 3}, {"tree_buffer_depth", 30},
-                               {"barrier_registers", 2}, {"max_children", 5}, {"ni_ports", 1}, {"path_worms", 1}, {"reduce_words", 1024}, {"unicast_vcs", 1}, {"vc_allocation", 0}, {"routing_stage", 0}, {"va_stage", 0}});
+                               {"barrier_registers", 2}, {"max_children", 5}, {"ni_ports", 1}, {"path_worms", 1}, {"reduce_words", 1024}, {"unicast_vcs", 1}, {"vc_allocation", 0}, {"routing_stage", 0}, {"va_stage", 0}, {"switch_allocator", 0}, {"islip_iterations", 1}});
   CHECK(j.at("deadlock_cycles") == 5000);
 }
 
