@@ -70,6 +70,8 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   c.timing = Timing{7, 2, 3, 11};
   c.router = RouterParams{9, 2, 17, 12};
   c.router.ni_ports = 4;
+  c.router.switch_allocator = 2;
+  c.router.islip_iterations = 3;
   c.deadlock_cycles = 4242;
   const nlohmann::json j = c;
   CHECK(j.at("mesh") == nlohmann::json::array({5, 3}));
@@ -78,7 +80,7 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   // its JSON.
   CHECK(j.at("router") == nlohmann::json{{"buffer_depth", 9}, {"sync_buffer_depth", 2},
                                          {"tree_buffer_depth", 66}, {"barrier_registers", 17},
-                                         {"max_children", 12}, {"ni_ports", 4}, {"path_worms", 1}, {"reduce_words", 1024}, {"unicast_vcs", 1}, {"vc_allocation", 0}, {"routing_stage", 0}, {"va_stage", 0}});
+                                         {"max_children", 12}, {"ni_ports", 4}, {"path_worms", 1}, {"reduce_words", 1024}, {"unicast_vcs", 1}, {"vc_allocation", 0}, {"routing_stage", 0}, {"va_stage", 0}, {"switch_allocator", 2}, {"islip_iterations", 3}});
   CHECK(j.at("deadlock_cycles") == 4242);
   const auto back = nlohmann::json::parse(j.dump()).get<NetworkConfig>();
   CHECK(back.mesh.width == 5);
@@ -92,6 +94,8 @@ TEST_CASE("NetworkConfig round-trips through JSON", "[config][json]") {
   CHECK(back.router.barrier_registers == 17);
   CHECK(back.router.max_children == 12);
   CHECK(back.router.ni_ports == 4);
+  CHECK(back.router.switch_allocator == 2);
+  CHECK(back.router.islip_iterations == 3);
   CHECK(back.deadlock_cycles == 4242);
   CHECK(nlohmann::json(back) == j);
   // A missing field is an error rather than a silent default.
