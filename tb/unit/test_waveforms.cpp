@@ -280,3 +280,39 @@ TEST_CASE("waveform: credits and barrier registers in the trace are the router's
   CHECK(saw_arrival);
   CHECK(saw_credit_taken);
 }
+
+TEST_CASE("waveform: eight unicast VCs: 4-bit VC numbers, a credit count per VC, the VC each flit took",
+          "[waveform][vcs]") {
+  // Every node sends worms to one destination at once: heads contend for the same outputs,
+  // so VC allocation hands out the VCs past VC 0, and the trace must show them.
+  NetworkConfig cfg = config();
+  cfg.router.unicast_vcs = 8;
+  const fs::path file = scratch("vcs8.vcd");
+  {
+    NetworkCore net(cfg);
+    WaveProbe probe(net, WaveOptions{file.string(), {}, 0, kNever});
+    const MeshShape& m = net.mesh();
+    const NodeId sink = m.id({m.width - 1, m.height - 1});
+    for (int round = 0; round < 4; ++round)
+      for (NodeId s = 0; s < static_cast<NodeId>(m.nodes()); ++s) {
+        if (s == sink) continue;
+        const std::uint64_t id = net.new_packet_id();
+        for (const Flit& f : make_worm(id, s, sink, 4, 1)) net.inject(s, f, 1);
+      }
+    net.run_until_idle(100000);
+  }
+  REQUIRE(output_files::commit_all().empty());
+  const VcdTrace t(file.string());
+  // The VC rows are 4 bits wide (VCs 0-11), and a credit row per VC, the last one worm7's.
+  CHECK(t.has("mesh.r_0_0.east_out.vc"));
+  CHECK(t.has("mesh.r_0_0.east_out.credits_worm7"));
+  CHECK_FALSE(t.has("mesh.r_0_0.east_out.credits_worm8"));
+  int highest = 0;
+  for (const auto& [name, changes] : t.all()) {
+    if (name.size() < 7 || name.compare(name.size() - 7, 7, "_out.vc") != 0) continue;
+    for (const auto& [time, value] : changes) highest = std::max(highest, static_cast<int>(value));
+  }
+  INFO("highest VC on any output: " << highest);
+  CHECK(highest > 8);  // a VC number that needs the fourth bit
+  CHECK(highest <= kMaxVcs - 1);
+}
