@@ -138,6 +138,34 @@ void RouterCore::look_up_arrivals(std::uint64_t c) {
   }
 }
 
+namespace {
+
+// Input `i` asks for `outputs` (every output of a flit that needs several at once, or one
+// output per VC for a matching allocator): the per-output requester masks follow.
+template <class Requests>
+void ask(Requests& r, int i, unsigned outputs) {
+  const auto k = static_cast<std::size_t>(i);
+  r.wants[k] = static_cast<std::uint16_t>(r.wants[k] | outputs);
+  for (unsigned o = outputs; o; o &= o - 1) {
+    const auto out = static_cast<std::size_t>(lowest_bit(o));
+    r.by_output[out] = static_cast<std::uint16_t>(r.by_output[out] | (1u << i));
+  }
+  r.asking |= outputs;
+}
+
+// Input `i`'s one request `q` (step 4): its VC, what it is for, the outputs it needs.
+template <class Requests>
+void take_request(Requests& r, int i, const InputRequest& q) {
+  r.vc[static_cast<std::size_t>(i)] = q.vc;
+  r.out_vc[static_cast<std::size_t>(i)] = q.out_vc;
+  if (q.barrier) r.barrier |= 1u << i;
+  if (q.drop) r.drop |= 1u << i;
+  if (q.outputs & (q.outputs - 1)) r.several |= 1u << i;
+  ask(r, i, q.outputs);
+}
+
+}  // namespace
+
 RouterCore::Requests RouterCore::arbitrate_inputs(std::uint64_t c) const {
   Requests r;
   r.vc.fill(-1);
@@ -149,18 +177,7 @@ RouterCore::Requests RouterCore::arbitrate_inputs(std::uint64_t c) const {
       continue;
     }
     const InputRequest q = input(i).request(c, i, out_, tree_);
-    if (q.vc < 0) continue;
-    r.vc[static_cast<std::size_t>(i)] = q.vc;
-    r.out_vc[static_cast<std::size_t>(i)] = q.out_vc;
-    if (q.barrier) r.barrier |= 1u << i;
-    if (q.drop) r.drop |= 1u << i;
-    r.wants[static_cast<std::size_t>(i)] = q.outputs;
-    if (q.outputs & (q.outputs - 1)) r.several |= 1u << i;
-    for (unsigned o = q.outputs; o; o &= o - 1) {
-      const int k = lowest_bit(o);
-      r.by_output[static_cast<std::size_t>(k)] = static_cast<std::uint16_t>(r.by_output[static_cast<std::size_t>(k)] | (1u << i));
-    }
-    r.asking |= q.outputs;
+    if (q.vc >= 0) take_request(r, i, q);
   }
   return r;
 }
@@ -176,28 +193,17 @@ void RouterCore::gather_requests(std::uint64_t c, int i, Requests& r) const {
   // keep the contract's order); otherwise every VC with a flit for one output offers it,
   // the first in round-robin order for each output.
   if (special(all[0])) {
-    const InputRequest& q = all[0];
-    r.vc[k] = q.vc;
-    r.out_vc[k] = q.out_vc;
-    if (q.barrier) r.barrier |= 1u << i;
-    if (q.drop) r.drop |= 1u << i;
-    r.wants[k] = q.outputs;
-    if (q.outputs & (q.outputs - 1)) r.several |= 1u << i;
-  } else {
-    for (int j = 0; j < n; ++j) {
-      const InputRequest& q = all[static_cast<std::size_t>(j)];
-      if (special(q) || (r.wants[k] & q.outputs)) continue;
-      const auto o = static_cast<std::size_t>(lowest_bit(q.outputs));
-      r.vc_for[k][o] = q.vc;
-      r.out_vc_for[k][o] = q.out_vc;
-      r.wants[k] = static_cast<std::uint16_t>(r.wants[k] | q.outputs);
-    }
+    take_request(r, i, all[0]);
+    return;
   }
-  for (unsigned o = r.wants[k]; o; o &= o - 1) {
-    const int out = lowest_bit(o);
-    r.by_output[static_cast<std::size_t>(out)] = static_cast<std::uint16_t>(r.by_output[static_cast<std::size_t>(out)] | (1u << i));
+  for (int j = 0; j < n; ++j) {
+    const InputRequest& q = all[static_cast<std::size_t>(j)];
+    if (special(q) || (r.wants[k] & q.outputs)) continue;
+    const auto o = static_cast<std::size_t>(lowest_bit(q.outputs));
+    r.vc_for[k][o] = q.vc;
+    r.out_vc_for[k][o] = q.out_vc;
+    ask(r, i, q.outputs);
   }
-  r.asking |= r.wants[k];
 }
 
 void RouterCore::barrier_unit_takes(std::uint64_t c, const Requests& r, RouterLinks& links) {

@@ -151,28 +151,32 @@ class RtlSite final : public ExternalRouter {
     for (std::size_t ch = 0; ch < local_.size(); ++ch) {
       InjectionChannel& src = local_[ch];
       if (src.empty() || src.front_cycle() > c + 1) continue;
-      Flit f = src.front();
+      const Flit& f = src.front();
       const int i = input_of_channel(static_cast<int>(ch));
+      // The worm's unicast VC (lane 0 but for a unicast worm with several lanes).
+      std::uint8_t lane = 0;
       if (f.allocates_vc() && lanes > 1) {
         if (f.head) {
           const auto room = [&](int l) {
             const int v = unicast_vc(l);
             return rp.depth(v) - inside_[i][v].size() + (out_.injection_pop[ch][v] ? 1 : 0);
           };
-          const int lane = pick_lane(
+          const int pick = pick_lane(
               lanes, injection_next_[ch], rp.vc_allocation == 1, [&](int l) { return out_.local_ready[ch][unicast_vc(l)]; },
               room);
-          if (lane < 0) continue;
-          injection_lane_[ch] = static_cast<std::uint8_t>(lane);
-          injection_next_[ch] = static_cast<std::uint8_t>((lane + 1) % lanes);
+          if (pick < 0) continue;
+          injection_lane_[ch] = static_cast<std::uint8_t>(pick);
+          injection_next_[ch] = static_cast<std::uint8_t>((pick + 1) % lanes);
         }
-        f.lane = injection_lane_[ch];
+        lane = injection_lane_[ch];
       }
-      if (!out_.local_ready[ch][f.vc()]) continue;
+      const int vc = f.allocates_vc() ? unicast_vc(lane) : f.vc();
+      if (!out_.local_ready[ch][vc]) continue;
+      Flit& in = arriving_[i].emplace(f);
+      in.lane = lane;
       in_.in_valid[i] = true;
-      in_.in_vc[i] = static_cast<std::uint8_t>(f.vc());
-      in_.in_flit[i] = encode_flit(f, mesh_);
-      arriving_[i] = f;
+      in_.in_vc[i] = static_cast<std::uint8_t>(vc);
+      in_.in_flit[i] = encode_flit(in, mesh_);
       src.pop();
       offered = true;
     }
