@@ -22,16 +22,24 @@ int sc_main(int argc, char* argv[]) {
               mesh_text = std::to_string(default_mesh.width) + "x" + std::to_string(default_mesh.height);
   double rate = 0.1;
   std::uint64_t cycles = 20000;
+  const RouterParams router_defaults;
+  std::uint32_t vcs = router_defaults.unicast_vcs, buffer_depth = router_defaults.buffer_depth;
   app.add_option("--scenario", scenario, "idle | barrier | uniform")->required();
   app.add_option("--mesh", mesh_text, "WxH")->capture_default_str();
   app.add_option("--rate", rate, "uniform: flits/node/cycle (1-flit packets)")->capture_default_str();
   app.add_option("--cycles", cycles, "cycles to simulate (idle, uniform)")->capture_default_str();
+  // BookSim2's speed comparison sets its VCs (scripts/bench-booksim); the program checks
+  // them as meshsync does (NetworkConfig::validate).
+  app.add_option("--vcs", vcs, "unicast VCs per input (meshsync --vcs)")->capture_default_str();
+  app.add_option("--buffer-depth", buffer_depth, "flits per worm VC (meshsync --buffer-depth)")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   std::optional<ValidConfig> valid;
   try {
     NetworkConfig c;
     c.mesh = parse_mesh(mesh_text);
+    c.router.unicast_vcs = vcs;
+    c.router.buffer_depth = buffer_depth;
     valid.emplace(c);
   } catch (const ConfigError& e) {
     std::cerr << "meshsync-bench: error: " << e.what() << "\n";
@@ -73,6 +81,8 @@ int sc_main(int argc, char* argv[]) {
       sc_core::sc_stop();
     });
     detail = fmt::format("uniform {} flits/node/cycle", rate);
+    if (vcs != router_defaults.unicast_vcs || buffer_depth != router_defaults.buffer_depth)
+      detail += fmt::format(", {} VC{} of {} flits", vcs, vcs == 1 ? "" : "s", buffer_depth);
   } else {
     std::cerr << "meshsync-bench: error: unknown scenario '" << scenario << "'\n";
     return 2;
